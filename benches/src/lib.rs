@@ -1,0 +1,1 @@
+//! Benchmarks of ply live in `benches/`.

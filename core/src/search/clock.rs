@@ -1,0 +1,59 @@
+//! Budgets for a search: depth, nodes, time. The core has no clock of its own; the
+//! host (or firmware) implements [`Clock`].
+
+/// Milliseconds since the search started, from whatever timer the platform has.
+pub trait Clock {
+    /// Milliseconds elapsed since the clock was started.
+    fn elapsed_ms(&self) -> u64;
+}
+
+/// A clock that never advances: for searches bounded by depth or nodes only.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoClock;
+
+impl Clock for NoClock {
+    fn elapsed_ms(&self) -> u64 {
+        0
+    }
+}
+
+/// When an iterative-deepening search stops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Limits {
+    /// The deepest iteration (plies).
+    pub depth: u32,
+    /// Stop once this many nodes were visited.
+    pub nodes: Option<u64>,
+    /// Hard time limit: stop inside the iteration when it is reached.
+    pub time_ms: Option<u64>,
+}
+
+impl Limits {
+    /// Search exactly to `depth` plies, however long it takes.
+    pub const fn depth(depth: u32) -> Self {
+        Limits {
+            depth,
+            nodes: None,
+            time_ms: None,
+        }
+    }
+
+    /// Search as deep as `ms` milliseconds allow (up to the deepest ply).
+    pub const fn time_ms(ms: u64) -> Self {
+        Limits {
+            depth: crate::search::MAX_PLY as u32 - 1,
+            nodes: None,
+            time_ms: Some(ms),
+        }
+    }
+
+    /// Search as deep as `nodes` visited nodes allow.
+    pub const fn nodes(nodes: u64) -> Self {
+        Limits {
+            depth: crate::search::MAX_PLY as u32 - 1,
+            nodes: Some(nodes),
+            time_ms: None,
+        }
+    }
+}

@@ -1,0 +1,67 @@
+//! Search algorithms, generic over [`Game`], one per module, none allocating.
+//!
+//! * [`minimax`]: plain minimax (negamax form) without pruning — the reference.
+//! * [`alphabeta`]: the same with alpha-beta pruning, in generation order.
+//! * [`engine`]: what real engines add — iterative deepening under a depth, node or
+//!   time budget, a transposition table in caller-provided memory, move ordering
+//!   (hash move, killers, history, the game's hints), principal variation search,
+//!   quiescence over non-quiet positions, and the principal variation.
+//!
+//! Scores are from the point of view of the side to move (negamax). A child whose
+//! side to move is the same as its parent's (an extra turn in Kalah) is not negated.
+
+pub mod alphabeta;
+pub mod clock;
+pub mod engine;
+pub mod eval;
+pub mod minimax;
+pub mod tt;
+
+pub use alphabeta::alphabeta;
+pub use clock::{Clock, Limits, NoClock};
+pub use engine::{Engine, EngineConfig, SearchReport, TtCutoff};
+pub use eval::{Evaluator, FnEval, RandomEval};
+pub use minimax::minimax;
+pub use tt::{Bound, TranspositionTable, TtEntry};
+
+use crate::game::Game;
+
+/// A search score, from the side to move's point of view.
+pub type Score = i32;
+
+/// The score of a won game at the root; a win `n` plies away scores `WIN - n`.
+pub const WIN: Score = 1_000_000;
+
+/// Larger than any score: the initial window bound.
+pub const INFINITY: Score = WIN + 1;
+
+/// The deepest ply any search reaches (iterative deepening and quiescence included).
+/// Bounds the killer table and the principal variation.
+pub const MAX_PLY: usize = 96;
+
+/// True if `score` is a forced win or loss found by the search (not a heuristic).
+pub const fn is_decisive(score: Score) -> bool {
+    score >= WIN - MAX_PLY as Score * 4 || score <= -(WIN - MAX_PLY as Score * 4)
+}
+
+/// What a fixed-depth search returns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchResult<M> {
+    /// The value of the root for the side to move.
+    pub value: Score,
+    /// The first move (in generation order) that reaches `value`; `None` if the game
+    /// is over at the root.
+    pub best_move: Option<M>,
+    /// Nodes visited, the root and the leaves included.
+    pub nodes: u64,
+}
+
+/// The score of `child` seen from its parent, whose side to move is `parent`.
+#[inline]
+pub(crate) fn from_parent<G: Game>(parent: &G, child: &G, score: Score) -> Score {
+    if parent.side_to_move() == child.side_to_move() {
+        score
+    } else {
+        -score
+    }
+}

@@ -1,0 +1,193 @@
+//! Every search algorithm returns the same root value as plain minimax, on many
+//! positions, under the game's own evaluation and under pseudo-random ones (which
+//! have no structure that could hide an ordering or pruning bug).
+
+use ply_core::games::TicTacToe;
+use ply_core::search::{
+    alphabeta, minimax, Engine, EngineConfig, Evaluator, FnEval, Limits, NoClock, RandomEval,
+    TtEntry,
+};
+use ply_core::solve::Solver;
+use ply_core::{Game, Outcome};
+
+/// Positions reached by short pseudo-random playouts from the start.
+fn positions<G: Game>(start: G, count: usize, max_plies: usize, seed: u64) -> Vec<G> {
+    let mut out = vec![start];
+    let mut state = seed;
+    while out.len() < count {
+        let mut g = start;
+        let plies = (next(&mut state) as usize) % (max_plies + 1);
+        for _ in 0..plies {
+            let moves = g.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            g = g.play_unchecked(moves[(next(&mut state) as usize) % moves.len()]);
+        }
+        out.push(g);
+    }
+    out
+}
+
+fn next(state: &mut u64) -> u64 {
+    let (s, v) = ply_core::zobrist::splitmix64(*state);
+    *state = s;
+    v
+}
+
+fn check_agreement<G: Game, E: Evaluator<G> + Clone>(positions: &[G], depth: u32, eval: E) {
+    let mut slots = vec![TtEntry::EMPTY; 1 << 12];
+    for p in positions {
+        let mm = minimax(p, depth, &eval);
+        let ab = alphabeta(p, depth, &eval);
+        assert_eq!(
+            mm.value, ab.value,
+            "alpha-beta value differs at {} depth {}",
+            p, depth
+        );
+        assert_eq!(
+            mm.best_move, ab.best_move,
+            "alpha-beta move differs at {}",
+            p
+        );
+        assert!(ab.nodes <= mm.nodes);
+        let mut engine = Engine::new(&mut slots, eval.clone(), NoClock, EngineConfig::exact());
+        let r = engine.search(p, Limits::depth(depth));
+        assert_eq!(
+            r.value, mm.value,
+            "engine value differs at {} depth {}",
+            p, depth
+        );
+        if let Some(m) = r.best_move {
+            let child = p.play_unchecked(m);
+            let v = -minimax(&child, depth - 1, &eval).value;
+            let v = if child.side_to_move() == p.side_to_move() {
+                -v
+            } else {
+                v
+            };
+            // The child was searched as a root: its win distances are one ply short.
+            let v = if ply_core::search::is_decisive(v) {
+                v - v.signum()
+            } else {
+                v
+            };
+            assert_eq!(
+                v, mm.value,
+                "engine move {:?} is not a best move at {}",
+                m, p
+            );
+        }
+    }
+}
+
+#[test]
+fn tictactoe_all_algorithms_agree_under_random_evaluations() {
+    let ps = positions(TicTacToe::new(), 200, 6, 1);
+    for seed in 0..4 {
+        for depth in 1..=4 {
+            check_agreement(&ps, depth, RandomEval { seed });
+        }
+    }
+}
+
+#[test]
+fn tictactoe_all_algorithms_agree_on_material_like_evaluation() {
+    // Counts open lines: a real, structured heuristic.
+    let eval = FnEval(|g: &TicTacToe| {
+        let me = g.marks(g.side_to_move());
+        let them = g.marks(g.side_to_move().opponent());
+        let open = |a: u16, b: u16| {
+            ply_core::games::tictactoe::LINES
+                .iter()
+                .filter(|&&l| l & b == 0 && l & a != 0)
+                .count() as i32
+        };
+        open(me, them) - open(them, me)
+    });
+    let ps = positions(TicTacToe::new(), 100, 5, 7);
+    for depth in 1..=5 {
+        check_agreement(&ps, depth, eval);
+    }
+}
+
+#[test]
+fn engine_finds_the_same_values_with_default_config_on_tictactoe() {
+    // Tic-tac-toe positions recur only at the same ply, so even deeper-entry
+    // cutoffs cannot change a fixed-depth value here.
+    let ps = positions(TicTacToe::new(), 100, 6, 3);
+    let mut slots = vec![TtEntry::EMPTY; 1 << 10];
+    for p in &ps {
+        let eval = RandomEval { seed: 11 };
+        let mm = minimax(p, 3, &eval);
+        let mut engine = Engine::new(&mut slots, eval, NoClock, EngineConfig::default());
+        assert_eq!(engine.search(p, Limits::depth(3)).value, mm.value);
+    }
+}
+
+#[test]
+fn solver_agrees_with_full_depth_minimax_on_tictactoe() {
+    let ps = positions(TicTacToe::new(), 150, 7, 5);
+    let mut slots = vec![TtEntry::EMPTY; 1 << 12];
+    for p in &ps {
+        let sign = FnEval(|_: &TicTacToe| 0);
+        let full = minimax(p, 9, &sign);
+        let mut solver = Solver::new(&mut slots);
+        let s = solver.solve(p).unwrap();
+        assert_eq!(s.value, full.value.signum(), "solver differs at {}", p);
+    }
+    let mut solver = Solver::new(&mut slots);
+    assert_eq!(solver.solve(&TicTacToe::new()).unwrap().value, 0);
+}
+
+#[test]
+fn node_budget_stops_search_and_still_returns_a_legal_move() {
+    let mut slots = vec![TtEntry::EMPTY; 64];
+    let mut engine = Engine::new(
+        &mut slots,
+        RandomEval { seed: 1 },
+        NoClock,
+        EngineConfig::default(),
+    );
+    let start = TicTacToe::new();
+    let r = engine.search(&start, Limits::nodes(2000));
+    assert!(r.nodes <= 2000 + 1024, "nodes {}", r.nodes);
+    assert!(start.legal_moves().contains(&r.best_move.unwrap()));
+    assert!(r.depth >= 1);
+}
+
+#[test]
+fn engine_plays_perfect_tictactoe_against_itself() {
+    let mut slots = vec![TtEntry::EMPTY; 1 << 12];
+    let mut engine = Engine::new(
+        &mut slots,
+        FnEval(|_: &TicTacToe| 0),
+        NoClock,
+        EngineConfig::default(),
+    );
+    let mut g = TicTacToe::new();
+    while !g.outcome().is_over() {
+        let r = engine.search(&g, Limits::depth(9));
+        g = g.play(r.best_move.unwrap()).unwrap();
+    }
+    assert_eq!(g.outcome(), Outcome::Draw);
+}
+
+#[test]
+fn principal_variation_is_legal_and_starts_with_best_move() {
+    let mut slots = vec![TtEntry::EMPTY; 1 << 12];
+    let mut engine = Engine::new(
+        &mut slots,
+        RandomEval { seed: 4 },
+        NoClock,
+        EngineConfig::default(),
+    );
+    let g = TicTacToe::new();
+    let r = engine.search(&g, Limits::depth(5));
+    assert_eq!(r.pv.first(), r.best_move.as_ref());
+    assert!(r.pv.len() >= 2);
+    let mut p = g;
+    for &m in &r.pv {
+        p = p.play(m).expect("pv move legal");
+    }
+}

@@ -1,0 +1,1 @@
+//! ply host library.

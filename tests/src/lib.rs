@@ -1,0 +1,1 @@
+//! Cross-crate and snapshot tests of ply live in `tests/`.
