@@ -30,8 +30,8 @@ fn main() {
     let rules = KalahRules::new(p, s).unwrap().with_empty_capture(ec);
     let t0 = Instant::now();
     let len = table_len(p, k).unwrap();
-    let mut values = vec![0i8; len];
-    build_tables(p, ec, k, 0, &mut values, |_| {}).unwrap();
+    let values: Vec<std::sync::atomic::AtomicI8> = (0..len).map(|_| std::sync::atomic::AtomicI8::new(0)).collect();
+    build_tables(p, ec, k, 0, &values, |_| {}).unwrap();
     let tdb = t0.elapsed().as_secs_f64();
     eprintln!("tables to {} seeds: {} entries in {:.2}s", k, len, tdb);
     let tables = EndgameTables::new(p, ec, k, &values).unwrap();

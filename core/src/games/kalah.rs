@@ -696,15 +696,19 @@ impl Evaluator<Kalah> for StoreDifference {
 
 /// ply's own Kalah evaluation, in quarter seeds for the side to move:
 /// * the store difference (4 per seed);
-/// * the seeds in each row (1 per seed): at the end each player keeps its own row's
-///   seeds, and seeds at home are moves in reserve;
 /// * the extra turns the mover has right now (3 each) and the largest capture it
-///   can make now (2 per seed): gains the mover can cash in on its move;
+///   can make now (2 per seed): gains the mover can cash in on its move, which a
+///   search horizon would otherwise cut off;
+/// * seeds hoarded in the pit farthest from the store (1 per seed, the mover's
+///   minus the opponent's): a classic Kalah heuristic — they stay home longest and
+///   keep moves in reserve for the end;
 /// * a decided game: a store holding more than half the seeds cannot be caught, so
 ///   such a position scores as a win (by a large bonus on top of the margin).
 ///
 /// Finished games score `4 × margin` plus the same win bonus, so a sure win is
-/// preferred to any heuristic lead and the larger margin among wins.
+/// preferred to any heuristic lead and the larger margin among wins. The weights
+/// were chosen by matches against [`StoreDifference`] at depths 4 to 8 (a term
+/// counting all the seeds in each row lost those matches and was dropped).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct KalahEval;
@@ -724,7 +728,7 @@ impl Evaluator<Kalah> for KalahEval {
             return -DECIDED_BONUS + 4 * (mine - theirs);
         }
         let (own, opp) = game.rows_for_mover();
-        let mut score = 4 * (mine - theirs) + row_sum(own) as i32 - row_sum(opp) as i32;
+        let mut score = 4 * (mine - theirs) + pit(own, 0) as i32 - pit(opp, 0) as i32;
         let pits = u32::from(game.rules().pits);
         let mut best_capture = 0;
         let mut bits = non_empty(own);

@@ -24,6 +24,7 @@
 use crate::games::kalah::{non_empty, pit, row_sum, sow, Kalah, KalahRules, Pit, Sown};
 use crate::game::{Game, Player};
 use crate::zobrist::mix64;
+use core::sync::atomic::{AtomicI8, Ordering};
 
 /// Most pits a row may have for the solver (as for the game).
 const MAX_PARTS: usize = 16;
@@ -116,35 +117,42 @@ fn rank(own: u64, opp: u64, pits: u32) -> u64 {
 /// Exact future margins of every position with few seeds in play, for one number of
 /// pits and one capture rule, over caller-provided memory: entry
 /// `offset(n) + rank(layout)` holds the future margin of the side to move.
+///
+/// The entries are `AtomicI8` so that several threads of the host can build one
+/// layer together ([`build_layer`] on parts of it) without `unsafe`: two threads
+/// that compute the same entry write the same value. Relaxed loads and stores
+/// compile to plain byte moves.
 #[derive(Clone, Copy, Debug)]
 pub struct EndgameTables<'a> {
     pits: u32,
     empty_capture: bool,
     max_seeds: u32,
-    values: &'a [i8],
+    values: &'a [AtomicI8],
 }
 
-/// The value a table entry holds before it is computed.
-const UNKNOWN: i8 = i8::MIN;
+/// The value an endgame table entry holds before it is computed: fill the layers
+/// to build with it.
+pub const UNKNOWN: i8 = i8::MIN;
 
 impl<'a> EndgameTables<'a> {
     /// Tables covering `0..=max_seeds` seeds in play, read from `values`, which must
-    /// be exactly [`table_len`] long and completely built by [`build_tables`].
+    /// be at least [`table_len`] long and built by [`build_tables`] or
+    /// [`build_layer`] up to `max_seeds`.
     pub fn new(
         pits: u8,
         empty_capture: bool,
         max_seeds: u32,
-        values: &'a [i8],
+        values: &'a [AtomicI8],
     ) -> Result<Self, &'static str> {
         let len = table_len(pits, max_seeds).ok_or("endgame table size out of range")?;
-        if values.len() != len {
-            return Err("endgame table memory has the wrong length for its pits and seeds");
+        if values.len() < len {
+            return Err("endgame table memory is too short for its pits and seeds");
         }
         Ok(EndgameTables {
             pits: u32::from(pits),
             empty_capture,
             max_seeds,
-            values,
+            values: &values[..len],
         })
     }
 
@@ -154,83 +162,129 @@ impl<'a> EndgameTables<'a> {
             pits: pits as u32,
             empty_capture,
             max_seeds: 0,
-            values: &[0],
+            values: &[],
         }
     }
 
-    /// The largest seeds-in-play count covered.
-    pub const fn max_seeds(&self) -> u32 {
-        self.max_seeds
+    /// The largest seeds-in-play count covered; `None` if there are no tables.
+    pub fn max_seeds(&self) -> Option<u32> {
+        if self.values.is_empty() {
+            None
+        } else {
+            Some(self.max_seeds)
+        }
     }
 
     /// The exact future margin for the mover of `own` against `opp` with `n` seeds in
     /// play, if the tables cover `n`.
     #[inline(always)]
     pub fn probe(&self, own: u64, opp: u64, n: u32) -> Option<i32> {
-        if n > self.max_seeds {
+        if n > self.max_seeds || self.values.is_empty() {
             return None;
         }
         let m = 2 * self.pits;
         let i = layer_offset(m, n) + rank(own, opp, self.pits);
-        Some(i32::from(self.values[i as usize]))
+        Some(i32::from(self.values[i as usize].load(Ordering::Relaxed)))
     }
 }
 
-/// Fills the layers `from_seeds..=max_seeds` of an endgame table (the layers below
-/// `from_seeds` must already be in `values`, e.g. loaded from disk), calling
-/// `progress(n)` after each layer. `values` must be [`table_len`]`(pits, max_seeds)`
-/// long; a table built to `K` seeds is the prefix of one built to more.
+/// The entries of the layer of `n` seeds in play in a table for `pits` pits: the
+/// range [`build_layer`] fills.
+pub fn layer_range(pits: u8, n: u32) -> core::ops::Range<usize> {
+    let m = 2 * u32::from(pits);
+    let start = layer_offset(m, n) as usize;
+    start..start + layer_len(m, n) as usize
+}
+
+/// Fills the layers `from_seeds..=max_seeds` of an endgame table on one thread (the
+/// layers below `from_seeds` must already be in `values`, e.g. loaded from disk),
+/// calling `progress(n)` after each layer. A table built to `K` seeds is the prefix
+/// of one built to more.
 pub fn build_tables(
     pits: u8,
     empty_capture: bool,
     max_seeds: u32,
     from_seeds: u32,
-    values: &mut [i8],
+    values: &[AtomicI8],
     mut progress: impl FnMut(u32),
 ) -> Result<(), &'static str> {
     let len = table_len(pits, max_seeds).ok_or("endgame table size out of range")?;
-    if values.len() != len {
-        return Err("endgame table memory has the wrong length for its pits and seeds");
+    if values.len() < len {
+        return Err("endgame table memory is too short for its pits and seeds");
     }
-    let p = u32::from(pits);
-    let m = 2 * p;
     for n in from_seeds..=max_seeds {
-        let start = layer_offset(m, n) as usize;
-        let count = layer_len(m, n) as usize;
-        for v in values[start..start + count].iter_mut() {
-            *v = UNKNOWN;
+        let range = layer_range(pits, n);
+        for v in values[range.clone()].iter() {
+            v.store(UNKNOWN, Ordering::Relaxed);
         }
-        // Enumerate the layouts of the layer in rank order: the bars' colex order.
-        let mut bars = [0u32; MAX_PARTS];
-        for (j, b) in bars.iter_mut().enumerate().take(m as usize - 1) {
-            *b = j as u32;
-        }
-        let top = n + m - 1; // bars are drawn from 0..top
-        for r in 0..count {
-            if values[start + r] == UNKNOWN {
-                let (own, opp) = unbar(&bars, p, n);
-                debug_assert_eq!(rank(own, opp, p) as usize, r);
-                let v = table_value(own, opp, p, n, empty_capture, values);
-                values[start + r] = v;
-            }
-            // Next subset in colex order.
-            let k = m as usize - 1;
-            let mut j = 0;
-            while j < k {
-                let limit = if j + 1 < k { bars[j + 1] } else { top };
-                if bars[j] + 1 < limit {
-                    bars[j] += 1;
-                    for (i, b) in bars.iter_mut().enumerate().take(j) {
-                        *b = i as u32;
-                    }
-                    break;
-                }
-                j += 1;
-            }
-        }
+        build_layer(pits, empty_capture, n, values, 0..range.len())?;
         progress(n);
     }
     Ok(())
+}
+
+/// Computes the entries of ranks `ranks` (relative to the layer's start) of the
+/// layer of `n` seeds in play. Every layer below `n` must be complete and the
+/// layer's entries not yet computed must hold [`UNKNOWN`]. Threads may build parts
+/// of one layer at once: an entry that needs another of the same layer computes it.
+pub fn build_layer(
+    pits: u8,
+    empty_capture: bool,
+    n: u32,
+    values: &[AtomicI8],
+    ranks: core::ops::Range<usize>,
+) -> Result<(), &'static str> {
+    if n > MAX_TABLE_SEEDS || pits == 0 || pits > 8 {
+        return Err("endgame table size out of range");
+    }
+    let whole = layer_range(pits, n);
+    if values.len() < whole.end || ranks.end > whole.len() {
+        return Err("endgame table memory is too short for its pits and seeds");
+    }
+    let p = u32::from(pits);
+    let m = 2 * p;
+    let start = whole.start;
+    let k = m as usize - 1;
+    let top = n + m - 1; // bars are drawn from 0..top
+    let mut bars = unrank(ranks.start as u64, k);
+    for r in ranks {
+        if values[start + r].load(Ordering::Relaxed) == UNKNOWN {
+            let (own, opp) = unbar(&bars, p, n);
+            debug_assert_eq!(rank(own, opp, p) as usize, r);
+            let v = table_value(own, opp, p, n, empty_capture, values);
+            values[start + r].store(v, Ordering::Relaxed);
+        }
+        // Next subset in colex order.
+        let mut j = 0;
+        while j < k {
+            let limit = if j + 1 < k { bars[j + 1] } else { top };
+            if bars[j] + 1 < limit {
+                bars[j] += 1;
+                for (i, b) in bars.iter_mut().enumerate().take(j) {
+                    *b = i as u32;
+                }
+                break;
+            }
+            j += 1;
+        }
+    }
+    Ok(())
+}
+
+/// The `k` bars of colex rank `r`: greedily the largest `b` with `C(b, j+1) <= r`.
+fn unrank(mut r: u64, k: usize) -> [u32; MAX_PARTS] {
+    let mut bars = [0u32; MAX_PARTS];
+    let mut hi = BINOM_ROWS as u32 - 1;
+    for j in (0..k).rev() {
+        let mut b = hi;
+        while b > j as u32 && binom(b, j as u32 + 1) > r {
+            b -= 1;
+        }
+        bars[j] = b;
+        r -= binom(b, j as u32 + 1);
+        hi = b.saturating_sub(1);
+    }
+    bars
 }
 
 /// The rows of the layout whose bars are `bars` (`n` seeds, `2 × pits` pits).
@@ -256,7 +310,7 @@ fn unbar(bars: &[u32; MAX_PARTS], pits: u32, n: u32) -> (u64, u64) {
 /// that stays in the mover's row) are computed first, recursively. That recursion
 /// ends: such a sowing moves seeds towards their owner's store, so the sum over
 /// seeds of the distance to their row's store strictly falls.
-fn table_value(own: u64, opp: u64, pits: u32, n: u32, ec: bool, values: &mut [i8]) -> i8 {
+fn table_value(own: u64, opp: u64, pits: u32, n: u32, ec: bool, values: &[AtomicI8]) -> i8 {
     if own == 0 || opp == 0 {
         return (row_sum(own) as i32 - row_sum(opp) as i32) as i8;
     }
@@ -277,10 +331,10 @@ fn table_value(own: u64, opp: u64, pits: u32, n: u32, ec: bool, values: &mut [i8
             };
             let cn = n - s.gain;
             let idx = (layer_offset(m, cn) + rank(a, b, pits)) as usize;
-            let mut cv = values[idx];
+            let mut cv = values[idx].load(Ordering::Relaxed);
             if cv == UNKNOWN {
                 cv = table_value(a, b, pits, cn, ec, values);
-                values[idx] = cv;
+                values[idx].store(cv, Ordering::Relaxed);
             }
             if s.extra_turn {
                 s.gain as i32 + i32::from(cv)
@@ -568,13 +622,65 @@ impl<'t, 'd> KalahSolver<'t, 'd> {
         }
     }
 
+    /// The first slot of the two-slot bucket of a position.
     #[inline(always)]
-    fn slot(&self, own: u64, opp: u64) -> usize {
+    fn bucket(&self, own: u64, opp: u64) -> usize {
         let h = mix64(own ^ mix64(opp ^ 0x4b41_4c41_48));
-        ((u128::from(h) * self.tt.len() as u128) >> 64) as usize
+        let buckets = self.tt.len() / 2;
+        2 * (((u128::from(h) * buckets as u128) >> 64) as usize)
     }
 
-    /// Fail-soft alpha-beta on the future margin of the mover of `own` vs `opp`.
+    /// The table entry of a position, if present.
+    #[inline(always)]
+    fn probe_tt(&self, own: u64, opp: u64) -> Option<SolverEntry> {
+        if self.tt.len() < 2 {
+            return None;
+        }
+        let b = self.bucket(own, opp);
+        for e in &self.tt[b..b + 2] {
+            if e.own == own && e.opp == opp && e.generation != 0 {
+                return Some(*e);
+            }
+        }
+        None
+    }
+
+    /// Stores bounds `lo..=hi` of a position, searched to `depth` at a cost of
+    /// `work` (log2 nodes). Each bucket keeps the position's own slot if it has
+    /// one, else replaces the entry of an older solve or the cheaper one.
+    #[inline(always)]
+    fn store_tt(&mut self, own: u64, opp: u64, e: SolverEntry) {
+        if self.tt.len() < 2 {
+            return;
+        }
+        let b = self.bucket(own, opp);
+        let gen = self.generation;
+        let pair = &mut self.tt[b..b + 2];
+        let i = if pair[0].own == own && pair[0].opp == opp && pair[0].generation != 0 {
+            0
+        } else if pair[1].own == own && pair[1].opp == opp && pair[1].generation != 0 {
+            1
+        } else {
+            let score = |x: &SolverEntry| {
+                if x.generation == 0 {
+                    -2
+                } else if x.generation != gen {
+                    -1
+                } else {
+                    i32::from(x.work) + 64 * i32::from(x.depth == EXACT_DEPTH)
+                }
+            };
+            if score(&pair[0]) <= score(&pair[1]) {
+                0
+            } else {
+                1
+            }
+        };
+        pair[i] = e;
+    }
+
+    /// Fail-soft alpha-beta on the future margin of the mover of `own` vs `opp`,
+    /// `depth` plies deep (`u32::MAX`: to the end, exact).
     fn search(
         &mut self,
         own: u64,
@@ -619,86 +725,133 @@ impl<'t, 'd> KalahSolver<'t, 'd> {
             depth.min(254) as u8
         };
 
-        let has_tt = !self.tt.is_empty();
-        let slot = if has_tt { self.slot(own, opp) } else { 0 };
         let mut tt_move = u8::MAX;
         let (mut lo, mut hi) = (-ni, ni);
-        if has_tt {
-            let e = self.tt[slot];
-            if e.own == own && e.opp == opp && e.generation != 0 {
-                tt_move = e.mv.wrapping_sub(1);
-                if e.depth >= want_depth {
-                    lo = lo.max(i32::from(e.lo));
-                    hi = hi.min(i32::from(e.hi));
-                    if lo >= beta {
-                        return lo;
-                    }
-                    if hi <= alpha {
-                        return hi;
-                    }
-                    if lo == hi {
-                        return lo;
-                    }
-                    alpha = alpha.max(lo);
-                    beta = beta.min(hi);
+        let old = self.probe_tt(own, opp);
+        if let Some(e) = old {
+            tt_move = e.mv.wrapping_sub(1);
+            if e.depth >= want_depth {
+                lo = lo.max(i32::from(e.lo));
+                hi = hi.min(i32::from(e.hi));
+                if lo >= beta {
+                    return lo;
                 }
+                if hi <= alpha {
+                    return hi;
+                }
+                if lo == hi {
+                    return lo;
+                }
+                alpha = alpha.max(lo);
+                beta = beta.min(hi);
             }
         }
 
-        // Generate and order the moves.
-        let mut sown = [Sown {
-            own: 0,
-            opp: 0,
-            gain: 0,
-            opp_gain: 0,
-            captured: 0,
-            extra_turn: false,
-            game_over: false,
-        }; 8];
+        // Generate the moves; settle those whose value is known without a search
+        // (game over, a child in the endgame tables) and look the others' children up
+        // in the table (enhanced transposition cutoff): any of them may refute the
+        // window at once.
+        let mut sown = [EMPTY_SOWN; 8];
         let mut keys = [0i32; 8];
+        let mut known = [None::<i32>; 8];
         let mut order = [0u8; 8];
         let mut count = 0usize;
+        let mut best = -INF;
+        let mut best_move = 0u8;
         let mut bits = non_empty(own);
+        let child_depth = if exact { depth } else { depth - 1 };
+        let child_want = if exact {
+            EXACT_DEPTH
+        } else {
+            child_depth.min(254) as u8
+        };
         while bits != 0 {
             let i = bits.trailing_zeros() / 8;
             bits &= bits - 1;
             let s = sow(own, opp, self.pits, i, self.empty_capture);
-            let key = if !self.config.ordering {
-                0
-            } else if i as u8 == tt_move {
-                1 << 20
-            } else if s.extra_turn && !s.game_over {
-                (1 << 16) + i as i32
-            } else if s.captured > 0 {
-                (1 << 12) + s.captured as i32
+            let g = s.gain as i32;
+            let mut value = None;
+            let mut key;
+            if s.game_over {
+                value = Some(g - s.opp_gain as i32);
+                key = 0;
             } else {
-                s.gain as i32
-            };
-            // Insertion by descending key (stable: generation order on ties).
+                let (a, b) = if s.extra_turn {
+                    (s.own, s.opp)
+                } else {
+                    (s.opp, s.own)
+                };
+                let sign = if s.extra_turn { 1 } else { -1 };
+                if child_depth == 0 {
+                    // The horizon: the child's future margin counts as 0.
+                    value = Some(g);
+                } else if let Some(cv) = self.tables.probe(a, b, n - s.gain) {
+                    self.table_hits += 1;
+                    value = Some(g + sign * cv);
+                } else if let Some(e) = self.probe_tt(a, b) {
+                    if e.depth >= child_want {
+                        // The parent's bounds for this move from the child's.
+                        let (clo, chi) = (i32::from(e.lo), i32::from(e.hi));
+                        let (vlo, vhi) = if s.extra_turn {
+                            (g + clo, g + chi)
+                        } else {
+                            (g - chi, g - clo)
+                        };
+                        if vlo == vhi || vlo >= beta {
+                            value = Some(vlo);
+                        }
+                    }
+                }
+                key = if !self.config.ordering {
+                    0
+                } else if i as u8 == tt_move {
+                    1 << 20
+                } else if s.extra_turn {
+                    (1 << 16) + i as i32
+                } else if s.captured > 0 {
+                    (1 << 12) + s.captured as i32
+                } else {
+                    g
+                };
+            }
+            if let Some(v) = value {
+                // Settled moves go first: they cost nothing and set alpha.
+                key = 1 << 24;
+                if v > best {
+                    best = v;
+                    best_move = i as u8;
+                }
+            }
             let mut j = count;
             while j > 0 && keys[j - 1] < key {
                 keys[j] = keys[j - 1];
                 sown[j] = sown[j - 1];
                 order[j] = order[j - 1];
+                known[j] = known[j - 1];
                 j -= 1;
             }
             keys[j] = key;
             sown[j] = s;
             order[j] = i as u8;
+            known[j] = value;
             count += 1;
         }
 
         let alpha_orig = alpha;
         let nodes_before = self.nodes;
-        let mut best = -INF;
-        let mut best_move = 0u8;
-        let child_depth = if exact { depth } else { depth - 1 };
+        if best >= beta {
+            // A settled move refutes the window.
+            count = 0;
+        } else if best > alpha {
+            alpha = best;
+        }
         for k in 0..count {
+            if known[k].is_some() {
+                continue;
+            }
             let s = sown[k];
             let g = s.gain as i32;
-            let v = if s.game_over {
-                g - s.opp_gain as i32
-            } else if s.extra_turn {
+            let v = if s.extra_turn {
                 g + self.search(s.own, s.opp, alpha - g, beta - g, child_depth, control)
             } else {
                 g - self.search(s.opp, s.own, g - beta, g - alpha, child_depth, control)
@@ -718,40 +871,47 @@ impl<'t, 'd> KalahSolver<'t, 'd> {
             }
         }
 
-        if has_tt {
-            let work = (64 - (self.nodes - nodes_before).leading_zeros()) as u8;
-            let e = &mut self.tt[slot];
-            let same = e.own == own && e.opp == opp && e.generation != 0;
-            if same || e.generation != self.generation || work >= e.work || want_depth > e.depth
-            {
-                let (mut elo, mut ehi) = if same && e.depth == want_depth {
-                    (i32::from(e.lo), i32::from(e.hi))
-                } else {
-                    (-ni, ni)
-                };
-                if best <= alpha_orig {
-                    ehi = ehi.min(best);
-                } else if best >= beta {
-                    elo = elo.max(best);
-                } else {
-                    elo = best;
-                    ehi = best;
-                }
-                *e = SolverEntry {
-                    own,
-                    opp,
-                    lo: elo as i16,
-                    hi: ehi as i16,
-                    mv: best_move + 1,
-                    depth: want_depth,
-                    work: work.max(if same { e.work } else { 0 }),
-                    generation: self.generation,
-                };
-            }
+        let work = (64 - (self.nodes - nodes_before).leading_zeros()) as u8;
+        let (mut elo, mut ehi) = match old {
+            Some(e) if e.depth == want_depth => (i32::from(e.lo), i32::from(e.hi)),
+            _ => (-ni, ni),
+        };
+        if best <= alpha_orig {
+            ehi = ehi.min(best);
+        } else if best >= beta {
+            elo = elo.max(best);
+        } else {
+            elo = best;
+            ehi = best;
         }
+        let prev_work = old.map_or(0, |e| e.work);
+        self.store_tt(
+            own,
+            opp,
+            SolverEntry {
+                own,
+                opp,
+                lo: elo as i16,
+                hi: ehi as i16,
+                mv: best_move + 1,
+                depth: want_depth,
+                work: work.max(prev_work),
+                generation: self.generation,
+            },
+        );
         best
     }
 }
+
+const EMPTY_SOWN: Sown = Sown {
+    own: 0,
+    opp: 0,
+    gain: 0,
+    opp_gain: 0,
+    captured: 0,
+    extra_turn: false,
+    game_over: false,
+};
 
 /// The first player's final margin from `game` given the mover's future margin.
 fn first_player_margin(game: &Kalah, future: i32) -> i32 {
@@ -825,6 +985,43 @@ mod tests {
     }
 
     #[test]
+    fn layers_built_in_parts_out_of_order_match_one_pass() {
+        let (p, k) = (3u8, 9u32);
+        let len = table_len(p, k).unwrap();
+        let whole = [const { AtomicI8::new(UNKNOWN) }; 5005];
+        build_tables(p, false, k, 0, &whole[..len], |_| {}).unwrap();
+        let parts = [const { AtomicI8::new(UNKNOWN) }; 5005];
+        for n in 0..=k {
+            let l = layer_range(p, n).len();
+            let cut = l / 3;
+            // The upper part first, then the lower one, then all of it again.
+            build_layer(p, false, n, &parts[..len], cut..l).unwrap();
+            build_layer(p, false, n, &parts[..len], 0..cut).unwrap();
+            build_layer(p, false, n, &parts[..len], 0..l).unwrap();
+        }
+        for i in 0..len {
+            assert_eq!(
+                whole[i].load(Ordering::Relaxed),
+                parts[i].load(Ordering::Relaxed)
+            );
+        }
+        assert!(whole[..len].iter().all(|v| v.load(Ordering::Relaxed) != UNKNOWN));
+    }
+
+    #[test]
+    fn unrank_inverts_rank() {
+        let p = 3u32;
+        for n in [0u32, 1, 5, 9] {
+            for r in 0..layer_len(2 * p, n) {
+                let bars = unrank(r, 2 * p as usize - 1);
+                let (own, opp) = unbar(&bars, p, n);
+                assert_eq!(rank(own, opp, p), r);
+                assert_eq!(row_sum(own) + row_sum(opp), n);
+            }
+        }
+    }
+
+    #[test]
     fn table_sizes() {
         assert_eq!(table_len(6, 0), Some(1));
         assert_eq!(table_len(6, 1), Some(13));
@@ -838,8 +1035,8 @@ mod tests {
             for p in 1..=3u8 {
                 let k = 8;
                 let len = table_len(p, k).unwrap();
-                let mut values = [0i8; 3003];
-                build_tables(p, ec, k, 0, &mut values[..len], |_| {}).unwrap();
+                let values = [const { AtomicI8::new(0) }; 3003];
+                build_tables(p, ec, k, 0, &values[..len], |_| {}).unwrap();
                 let t = EndgameTables::new(p, ec, k, &values[..len]).unwrap();
                 // Every layout of up to k seeds with both rows non-empty.
                 let m = 2 * u32::from(p);
