@@ -7,7 +7,9 @@ use std::cell::Cell;
 
 use ply_core::games::TicTacToe;
 use ply_core::perft::perft;
-use ply_core::search::{alphabeta, minimax, Engine, EngineConfig, Limits, NoClock, RandomEval, TtEntry};
+use ply_core::search::{
+    alphabeta, minimax, Engine, EngineConfig, Limits, NoClock, RandomEval, TtEntry,
+};
 use ply_core::solve::Solver;
 use ply_core::Game;
 

@@ -5,9 +5,18 @@ use ply_core::games::TicTacToe;
 use ply_core::{Game, Outcome, Player};
 
 fn listing(g: &TicTacToe) -> String {
-    let mut out = format!("position {} ({:?} to move, {:?})\n", g, g.side_to_move(), g.outcome());
+    let mut out = format!(
+        "position {} ({:?} to move, {:?})\n",
+        g,
+        g.side_to_move(),
+        g.outcome()
+    );
     for &m in g.legal_moves().iter() {
-        out.push_str(&format!("{} -> {}\n", g.display_move(m), g.play_unchecked(m)));
+        out.push_str(&format!(
+            "{} -> {}\n",
+            g.display_move(m),
+            g.play_unchecked(m)
+        ));
     }
     out
 }
@@ -22,14 +31,34 @@ fn snapshot_midgame_and_finished_positions() {
     let mid = TicTacToe::parse_position((), "xo..x..o.").unwrap();
     let won = TicTacToe::parse_position((), "xxxoo....").unwrap();
     let drawn = TicTacToe::parse_position((), "xoxxoooxx").unwrap();
-    insta::assert_snapshot!(format!("{}{}{}", listing(&mid), listing(&won), listing(&drawn)));
+    insta::assert_snapshot!(format!(
+        "{}{}{}",
+        listing(&mid),
+        listing(&won),
+        listing(&drawn)
+    ));
 }
 
 #[test]
 fn outcomes() {
-    assert_eq!(TicTacToe::parse_position((), "xxxoo....").unwrap().outcome(), Outcome::Win(Player::First));
-    assert_eq!(TicTacToe::parse_position((), "xx.ooo.x.").unwrap().outcome(), Outcome::Win(Player::Second));
-    assert_eq!(TicTacToe::parse_position((), "xoxxoooxx").unwrap().outcome(), Outcome::Draw);
+    assert_eq!(
+        TicTacToe::parse_position((), "xxxoo....")
+            .unwrap()
+            .outcome(),
+        Outcome::Win(Player::First)
+    );
+    assert_eq!(
+        TicTacToe::parse_position((), "xx.ooo.x.")
+            .unwrap()
+            .outcome(),
+        Outcome::Win(Player::Second)
+    );
+    assert_eq!(
+        TicTacToe::parse_position((), "xoxxoooxx")
+            .unwrap()
+            .outcome(),
+        Outcome::Draw
+    );
     assert_eq!(TicTacToe::new().outcome(), Outcome::Ongoing);
 }
 
@@ -59,7 +88,10 @@ fn every_reachable_position_round_trips_and_fits_the_move_list() {
     walk(TicTacToe::new(), &mut seen);
     assert_eq!(seen.len(), 5478);
     // The worst case fills the list exactly.
-    assert_eq!(TicTacToe::new().legal_moves().len(), TicTacToeMoves::CAPACITY);
+    assert_eq!(
+        TicTacToe::new().legal_moves().len(),
+        TicTacToeMoves::CAPACITY
+    );
 }
 
 #[test]
@@ -69,7 +101,10 @@ fn illegal_moves_are_refused_with_a_reason_and_the_position_unchanged() {
     assert_eq!(e.position, g);
     assert_eq!(e.reason, "the square is already taken");
     assert_eq!(e.to_string(), "illegal move 1: the square is already taken");
-    assert_eq!(g.play(Square(9)).unwrap_err().reason, "no such square: squares are 1 to 9");
+    assert_eq!(
+        g.play(Square(9)).unwrap_err().reason,
+        "no such square: squares are 1 to 9"
+    );
     let won = TicTacToe::parse_position((), "xxxoo....").unwrap();
     assert_eq!(won.play(Square(8)).unwrap_err().reason, "the game is over");
 }
