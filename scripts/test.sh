@@ -17,7 +17,9 @@ cargo build -p ply-core --target thumbv7em-none-eabihf
 cargo build -p ply-core --target thumbv7em-none-eabihf --features defmt
 
 echo "== tests (snapshots must match: INSTA_UPDATE=no)"
-INSTA_UPDATE=no cargo test --workspace
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+INSTA_UPDATE=no cargo test --workspace 2>&1 | tee "$log"
 
 leftover=$(find . -name '*.snap.new' -not -path './target/*' | head -n 5)
 if [ -n "$leftover" ]; then
@@ -30,4 +32,6 @@ for s in scripts/test-*.sh; do
   echo "== $s"
   bash "$s"
 done
-echo "all checks passed"
+# One closing line for the whole suite, summed over every test binary.
+awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i } }
+     END { printf "tests: %d passed, %d failed\n", p, f }' "$log"
