@@ -30,14 +30,19 @@ fn main() {
     let rules = KalahRules::new(p, s).unwrap().with_empty_capture(ec);
     let t0 = Instant::now();
     let len = table_len(p, k).unwrap();
-    let values: Vec<std::sync::atomic::AtomicI8> = (0..len).map(|_| std::sync::atomic::AtomicI8::new(0)).collect();
+    let values: Vec<std::sync::atomic::AtomicI8> = (0..len)
+        .map(|_| std::sync::atomic::AtomicI8::new(0))
+        .collect();
     build_tables(p, ec, k, 0, &values, |_| {}).unwrap();
     let tdb = t0.elapsed().as_secs_f64();
     eprintln!("tables to {} seeds: {} entries in {:.2}s", k, len, tdb);
     let tables = EndgameTables::new(p, ec, k, &values).unwrap();
     let mut tt = vec![SolverEntry::EMPTY; 1 << bits];
     let mut solver = KalahSolver::new(rules, &mut tt, tables).unwrap();
-    solver.set_config(SolverConfig { deepening_to: id, ..SolverConfig::default() });
+    solver.set_config(SolverConfig {
+        deepening_to: id,
+        ..SolverConfig::default()
+    });
     let t1 = Instant::now();
     let v = solver.solve(&Kalah::new(rules), &mut Ctl(t1)).unwrap();
     println!(

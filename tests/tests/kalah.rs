@@ -214,6 +214,11 @@ fn own_evaluation_beats_the_seeds_at_equal_depth() {
             }
         }
     }
-    eprintln!("ply eval {} : seed eval {} over {} games", ours, theirs, 2 * openings.len());
+    eprintln!(
+        "ply eval {} : seed eval {} over {} games",
+        ours,
+        theirs,
+        2 * openings.len()
+    );
     assert!(ours > theirs, "ply eval {} vs seed eval {}", ours, theirs);
 }

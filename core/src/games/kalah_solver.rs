@@ -21,8 +21,8 @@
 //!   by [`build_tables`]. A table for `P` pits serves every seed count per pit and
 //!   depends on the capture rule.
 
-use crate::games::kalah::{non_empty, pit, row_sum, sow, Kalah, KalahRules, Pit, Sown};
 use crate::game::{Game, Player};
+use crate::games::kalah::{non_empty, pit, row_sum, sow, Kalah, KalahRules, Pit, Sown};
 use crate::zobrist::mix64;
 use core::sync::atomic::{AtomicI8, Ordering};
 
@@ -956,7 +956,8 @@ mod tests {
 
     fn solve_plain(r: KalahRules) -> i32 {
         let mut tt = [SolverEntry::EMPTY; 1 << 12];
-        let mut s = KalahSolver::new(r, &mut tt, EndgameTables::none(r.pits, r.empty_capture)).unwrap();
+        let mut s =
+            KalahSolver::new(r, &mut tt, EndgameTables::none(r.pits, r.empty_capture)).unwrap();
         s.solve(&Kalah::new(r), &mut Quiet).unwrap()
     }
 
@@ -1005,7 +1006,9 @@ mod tests {
                 parts[i].load(Ordering::Relaxed)
             );
         }
-        assert!(whole[..len].iter().all(|v| v.load(Ordering::Relaxed) != UNKNOWN));
+        assert!(whole[..len]
+            .iter()
+            .all(|v| v.load(Ordering::Relaxed) != UNKNOWN));
     }
 
     #[test]
