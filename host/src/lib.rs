@@ -1,1 +1,3 @@
 //! ply host library.
+
+pub mod parallel;
