@@ -57,10 +57,17 @@ pub struct SharedTable {
 }
 
 impl SharedTable {
-    /// A table of `slots` empty slots (0 gives a table that stores nothing).
+    /// A table of `slots` empty slots (0 gives a table that stores nothing),
+    /// cleared by the threads of the current rayon pool together.
     pub fn new(slots: usize) -> Self {
+        use rayon::prelude::*;
         SharedTable {
-            slots: (0..slots).map(|_| Slot::default()).collect(),
+            slots: (0..slots)
+                .into_par_iter()
+                .with_min_len(1 << 14)
+                .map(|_| Slot::default())
+                .collect::<Vec<_>>()
+                .into_boxed_slice(),
         }
     }
 
@@ -196,7 +203,7 @@ where
         });
     }
     let depth = depth.min(MAX_PLY as u32 - 1);
-    let table = SharedTable::new(table_slots);
+    let table = pool.install(|| SharedTable::new(table_slots));
     let stop = AtomicBool::new(false);
     let answer: Mutex<Option<(Score, usize)>> = Mutex::new(None);
     let nodes = AtomicU64::new(0);
