@@ -35,7 +35,13 @@ fn search(c: &mut Criterion) {
     group.bench_function("tictactoe/9/alphabeta", |b| {
         b.iter(|| ply_core::search::alphabeta(black_box(&start), 9, &eval))
     });
-    for algo in [Algo::TopLevel, Algo::Chunked, Algo::Ybwc, Algo::LazySmp] {
+    for algo in [
+        Algo::TopLevel,
+        Algo::Chunked,
+        Algo::Ybwc,
+        Algo::LazySmp,
+        Algo::Abdada,
+    ] {
         for threads in THREADS {
             let options = Options {
                 table_slots: 1 << 14,

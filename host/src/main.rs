@@ -72,7 +72,7 @@ enum Command {
         #[command(flatten)]
         budget: BudgetArgs,
         /// minimax, alphabeta, engine (iterative deepening with a table), or a
-        /// parallel strategy: toplevel, chunked, ybwc, lazysmp.
+        /// parallel strategy: toplevel, chunked, ybwc, lazysmp, abdada.
         #[arg(long, default_value = "engine")]
         algo: String,
         /// Threads for the parallel strategies.
@@ -126,8 +126,8 @@ enum Command {
         /// Search depth in plies.
         #[arg(long)]
         depth: u32,
-        /// Strategies, comma-separated: minimax, alphabeta, toplevel, chunked, ybwc, lazysmp.
-        #[arg(long, default_value = "alphabeta,toplevel,chunked,ybwc,lazysmp")]
+        /// Strategies, comma-separated: minimax, alphabeta, toplevel, chunked, ybwc, lazysmp, abdada.
+        #[arg(long, default_value = "alphabeta,toplevel,chunked,ybwc,lazysmp,abdada")]
         algo: String,
         /// Thread counts, comma-separated.
         #[arg(long, default_value = "1,2")]

@@ -39,7 +39,7 @@ fn parallel_search_agrees_with_alphabeta() {
     ]);
     assert!(seq.status.success(), "{}", stderr(&seq));
     let expected = line(&stdout(&seq), "value:").to_string();
-    for algo in ["toplevel", "chunked", "ybwc", "lazysmp"] {
+    for algo in ["toplevel", "chunked", "ybwc", "lazysmp", "abdada"] {
         for threads in ["1", "3", "8"] {
             let o = ply(&[
                 "search",
@@ -114,7 +114,7 @@ fn bench_prints_a_row_per_configuration_and_plots() {
         "--depth",
         "5",
         "--algo",
-        "minimax,alphabeta,toplevel,chunked,ybwc,lazysmp",
+        "minimax,alphabeta,toplevel,chunked,ybwc,lazysmp,abdada",
         "--threads",
         "1,2,3",
         "--runs",
@@ -129,11 +129,11 @@ fn bench_prints_a_row_per_configuration_and_plots() {
         .filter(|l| l.starts_with("| ") && !l.starts_with("| algo"))
         .collect();
     // minimax and alphabeta once, each parallel strategy at 3 thread counts.
-    assert_eq!(rows.len(), 2 + 4 * 3, "{out}");
+    assert_eq!(rows.len(), 2 + 5 * 3, "{out}");
     assert!(rows[1].starts_with("| alphabeta | 1 |") && rows[1].contains("| 1.00 | 1.00 |"));
     assert!(rows.iter().any(|r| r.starts_with("| ybwc | 3 |")));
     let text = std::fs::read_to_string(&svg).unwrap();
-    assert!(text.contains("<svg") && text.contains("lazysmp"), "{text}");
+    assert!(text.contains("<svg") && text.contains("abdada"), "{text}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

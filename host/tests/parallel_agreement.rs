@@ -9,7 +9,13 @@ use ply_core::Game;
 use ply_host::parallel::{self, Algo, Options, ParallelError};
 
 const THREADS: [usize; 4] = [1, 2, 3, 8];
-const PARALLEL: [Algo; 4] = [Algo::TopLevel, Algo::Chunked, Algo::Ybwc, Algo::LazySmp];
+const PARALLEL: [Algo; 5] = [
+    Algo::TopLevel,
+    Algo::Chunked,
+    Algo::Ybwc,
+    Algo::LazySmp,
+    Algo::Abdada,
+];
 
 /// Positions reached by short pseudo-random playouts from the start.
 fn positions<G: Game>(start: G, count: usize, max_plies: usize, seed: u64) -> Vec<G> {
@@ -100,6 +106,7 @@ where
                 ..Options::threads(threads)
             };
             check_one(game, depth, eval, Algo::LazySmp, &options);
+            check_one(game, depth, eval, Algo::Abdada, &options);
         }
     }
 }

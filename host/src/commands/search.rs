@@ -1,5 +1,5 @@
 //! `ply search GAME [--position P] [--after M...] [--depth D | --time S | --nodes N]
-//! [--algo minimax|alphabeta|engine|toplevel|chunked|ybwc|lazysmp] [--threads N]
+//! [--algo minimax|alphabeta|engine|toplevel|chunked|ybwc|lazysmp|abdada] [--threads N]
 //! [--parallel-depth D] [--eval NAME]`.
 
 use crate::commands::player::{Ai, AiConfig, Algo, Budget};
@@ -57,14 +57,14 @@ impl GameCommand for Search {
         let algo = Algo::parse(&self.algo).map_err(|_| {
             format!(
                 "unknown algorithm '{}': expected minimax, alphabeta, engine, toplevel, \
-                 chunked, ybwc or lazysmp",
+                 chunked, ybwc, lazysmp or abdada",
                 self.algo
             )
         })?;
         if self.threads != 1 || self.parallel_depth.is_some() {
             return Err(format!(
                 "--algo {} is sequential: --threads and --parallel-depth need toplevel, \
-                 chunked, ybwc or lazysmp",
+                 chunked, ybwc, lazysmp or abdada",
                 self.algo
             ));
         }

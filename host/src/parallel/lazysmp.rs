@@ -179,6 +179,52 @@ fn from_tt(v: Score, ply: u32) -> Score {
     }
 }
 
+/// ABDADA defers moves at nodes with at least this many plies left.
+const ABDADA_MIN_DEPTH: u32 = 3;
+
+/// Slots of the ABDADA table of positions being searched.
+const BUSY_SLOTS: usize = 1 << 15;
+
+/// Positions some thread is searching right now (simplified ABDADA): one key per
+/// slot, set on entry and cleared on exit. A collision only changes move order.
+pub struct BusyTable {
+    slots: Box<[AtomicU64]>,
+}
+
+impl BusyTable {
+    /// An empty table of `slots` slots (at least one).
+    pub fn new(slots: usize) -> Self {
+        BusyTable {
+            slots: (0..slots.max(1)).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    #[inline]
+    fn slot(&self, key: u64) -> &AtomicU64 {
+        &self.slots[(ply_core::zobrist::mix64(key) % self.slots.len() as u64) as usize]
+    }
+
+    /// True if a thread has entered `key` and not left it.
+    #[inline]
+    pub fn is_busy(&self, key: u64) -> bool {
+        self.slot(key).load(Ordering::Relaxed) == key
+    }
+
+    /// Marks `key` as being searched.
+    #[inline]
+    pub fn enter(&self, key: u64) {
+        self.slot(key).store(key, Ordering::Relaxed);
+    }
+
+    /// Clears the mark of `key` (unless another key took the slot since).
+    #[inline]
+    pub fn leave(&self, key: u64) {
+        let _ = self
+            .slot(key)
+            .compare_exchange(key, 0, Ordering::Relaxed, Ordering::Relaxed);
+    }
+}
+
 /// Searches `game` to `depth` plies with Lazy SMP on `threads` threads over a shared
 /// table of `table_slots` slots.
 pub fn search<G, E>(
@@ -187,6 +233,41 @@ pub fn search<G, E>(
     eval: &E,
     threads: usize,
     table_slots: usize,
+) -> Result<ParallelResult<G::Move>, ParallelError>
+where
+    G: Game + Send + Sync,
+    G::Move: Send + Sync,
+    E: Evaluator<G> + Sync,
+{
+    run(game, depth, eval, threads, table_slots, false)
+}
+
+/// Searches `game` to `depth` plies with ABDADA (in its simplified form): Lazy SMP
+/// whose threads, at nodes with a few plies left, put off the moves another thread
+/// is searching and take them up last, so the threads spread over the tree instead
+/// of following each other.
+pub fn search_abdada<G, E>(
+    game: &G,
+    depth: u32,
+    eval: &E,
+    threads: usize,
+    table_slots: usize,
+) -> Result<ParallelResult<G::Move>, ParallelError>
+where
+    G: Game + Send + Sync,
+    G::Move: Send + Sync,
+    E: Evaluator<G> + Sync,
+{
+    run(game, depth, eval, threads, table_slots, true)
+}
+
+fn run<G, E>(
+    game: &G,
+    depth: u32,
+    eval: &E,
+    threads: usize,
+    table_slots: usize,
+    abdada: bool,
 ) -> Result<ParallelResult<G::Move>, ParallelError>
 where
     G: Game + Send + Sync,
@@ -204,11 +285,12 @@ where
     }
     let depth = depth.min(MAX_PLY as u32 - 1);
     let table = pool.install(|| SharedTable::new(table_slots));
+    let busy = abdada.then(|| BusyTable::new(BUSY_SLOTS));
     let stop = AtomicBool::new(false);
     let answer: Mutex<Option<(Score, usize)>> = Mutex::new(None);
     let nodes = AtomicU64::new(0);
     pool.broadcast(|ctx| {
-        let mut worker = Worker::<G, E>::new(&table, eval, &stop, ctx.index());
+        let mut worker = Worker::<G, E>::new(&table, busy.as_ref(), eval, &stop, ctx.index());
         if let Some(found) = worker.iterate(game, depth) {
             let mut a = answer.lock().unwrap_or_else(|e| e.into_inner());
             if a.is_none() {
@@ -241,13 +323,23 @@ struct Worker<'a, G: Game, E> {
     killers: Vec<[Option<G::Move>; 2]>,
     history: Vec<[u32; HISTORY_SLOTS]>,
     buffers: Vec<Vec<(Reverse<i64>, u16)>>,
+    deferred: Vec<Vec<usize>>,
+    busy: Option<&'a BusyTable>,
     nodes: u64,
     aborted: bool,
 }
 
 impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
-    fn new(table: &'a SharedTable, eval: &'a E, stop: &'a AtomicBool, id: usize) -> Self {
+    fn new(
+        table: &'a SharedTable,
+        busy: Option<&'a BusyTable>,
+        eval: &'a E,
+        stop: &'a AtomicBool,
+        id: usize,
+    ) -> Self {
         Worker {
+            busy,
+            deferred: (0..MAX_PLY).map(|_| Vec::new()).collect(),
             table,
             eval,
             stop,
@@ -370,11 +462,37 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         let alpha_orig = alpha;
         let mut best = -INFINITY;
         let mut best_idx = None;
-        for (i, &(_, idx)) in order.iter().enumerate() {
-            let idx = idx as usize;
+        let mut deferred = std::mem::take(&mut self.deferred[p]);
+        deferred.clear();
+        let defer = self.busy.is_some() && depth >= ABDADA_MIN_DEPTH;
+        let mut searched = 0;
+        let mut i = 0;
+        loop {
+            // The ordered moves, then (ABDADA) those deferred because another
+            // thread was searching them.
+            let (idx, second_pass) = if i < order.len() {
+                (order[i].1 as usize, false)
+            } else if i - order.len() < deferred.len() {
+                (deferred[i - order.len()], true)
+            } else {
+                break;
+            };
+            i += 1;
             let mv = moves[idx];
             let child = game.play_unchecked(mv);
-            let v = if i == 0 {
+            let busy_key = if defer && searched > 0 {
+                let busy = self.busy.expect("defer implies a busy table");
+                let k = child.hash();
+                if !second_pass && busy.is_busy(k) {
+                    deferred.push(idx);
+                    continue;
+                }
+                busy.enter(k);
+                Some(k)
+            } else {
+                None
+            };
+            let v = if searched == 0 {
                 self.child(game, &child, depth - 1, ply + 1, alpha, beta)
             } else {
                 let v = self.child(game, &child, depth - 1, ply + 1, alpha, alpha + 1);
@@ -384,6 +502,10 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                     v
                 }
             };
+            if let (Some(k), Some(busy)) = (busy_key, self.busy) {
+                busy.leave(k);
+            }
+            searched += 1;
             if self.aborted {
                 break;
             }
@@ -399,6 +521,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                 }
             }
         }
+        self.deferred[p] = deferred;
         self.buffers[p] = order;
         if self.aborted {
             return 0;
@@ -524,6 +647,20 @@ mod tests {
         assert!(t.probe(77, 0).is_none());
         t.write_raw(0, 77 ^ good, good);
         assert_eq!(t.probe(77, 0).unwrap().value, 11);
+    }
+
+    #[test]
+    fn busy_table_marks_and_clears() {
+        let b = BusyTable::new(1);
+        assert!(!b.is_busy(5));
+        b.enter(5);
+        assert!(b.is_busy(5));
+        // Another position takes the only slot; leaving 5 must not clear it.
+        b.enter(6);
+        b.leave(5);
+        assert!(b.is_busy(6) && !b.is_busy(5));
+        b.leave(6);
+        assert!(!b.is_busy(6));
     }
 
     #[test]

@@ -14,7 +14,8 @@
 //!   (seed 001), with work stealing at every split point through rayon;
 //! * [`lazysmp`]: Lazy SMP — every thread runs its own iterative-deepening
 //!   principal-variation search over one lock-free shared transposition table whose
-//!   entries are verified (key XOR data), so no torn entry is ever used.
+//!   entries are verified (key XOR data), so no torn entry is ever used; `abdada`
+//!   is the same with ABDADA's deferral of moves another thread is searching.
 //!
 //! [`perft`] counts leaves in parallel.
 
@@ -59,17 +60,20 @@ pub enum Algo {
     Ybwc,
     /// Lazy SMP over a shared lock-free table, with iterative deepening.
     LazySmp,
+    /// Lazy SMP with ABDADA's deferral of moves another thread is searching.
+    Abdada,
 }
 
 impl Algo {
     /// Every strategy, in the order the tables list them.
-    pub const ALL: [Algo; 6] = [
+    pub const ALL: [Algo; 7] = [
         Algo::Minimax,
         Algo::AlphaBeta,
         Algo::TopLevel,
         Algo::Chunked,
         Algo::Ybwc,
         Algo::LazySmp,
+        Algo::Abdada,
     ];
 
     /// The command-line name.
@@ -81,6 +85,7 @@ impl Algo {
             Algo::Chunked => "chunked",
             Algo::Ybwc => "ybwc",
             Algo::LazySmp => "lazysmp",
+            Algo::Abdada => "abdada",
         }
     }
 
@@ -223,6 +228,9 @@ where
                 .unwrap_or_else(|| ybwc::default_parallel_depth(depth)),
         )?,
         Algo::LazySmp => lazysmp::search(game, depth, eval, options.threads, options.table_slots)?,
+        Algo::Abdada => {
+            lazysmp::search_abdada(game, depth, eval, options.threads, options.table_slots)?
+        }
     })
 }
 
