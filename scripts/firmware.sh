@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds the Cortex-M4 firmware in firmware-sim/, runs every game's firmware under
 # QEMU (with a time limit), decodes its defmt log and reports flash and RAM use.
-# Installs what is missing first: QEMU and arm-none-eabi binutils (apt-get), the
-# Rust target thumbv7em-none-eabihf (rustup).
+# Installs what is missing first (scripts/setup-firmware.sh): QEMU and
+# arm-none-eabi binutils (apt-get), the Rust target thumbv7em-none-eabihf (rustup).
 #
 #   scripts/firmware.sh            every game
 #   scripts/firmware.sh kalah ...  only these games (names of firmware-sim/src/bin/*.rs)
@@ -16,20 +16,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 target=thumbv7em-none-eabihf
 timeout_s="${FIRMWARE_TIMEOUT_S:-300}"
 
-need_apt=()
-command -v qemu-system-arm >/dev/null || need_apt+=(qemu-system-arm)
-command -v arm-none-eabi-size >/dev/null || need_apt+=(binutils-arm-none-eabi)
-if ((${#need_apt[@]})); then
-    echo "== installing ${need_apt[*]}"
-    sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo=sudo
-    $sudo apt-get update
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y "${need_apt[@]}"
-fi
-if ! rustup target list --installed | grep -qx "$target"; then
-    echo "== installing the Rust target $target"
-    rustup target add "$target"
-fi
+bash "$root/scripts/setup-firmware.sh"
 
 echo "== building the firmware"
 (cd "$root/firmware-sim" && cargo build --release --locked --bins --target "$target")

@@ -225,6 +225,24 @@ fn firmware_under_qemu_matches_host() {
         "HardFault self-test: {:?}",
         fault.lines
     );
+    // SysTick under `-icount shift=0`: 40 instructions a tick, never backwards.
+    let ticks = run_firmware("selftest_ticks");
+    assert_eq!(
+        ticks.status,
+        Some(0),
+        "SysTick self-test: {:?}",
+        ticks.lines
+    );
+    let per_40m: u64 = ticks
+        .lines
+        .iter()
+        .find_map(|l| l.strip_prefix("ticks-per-40M-instructions "))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("SysTick self-test: {:?}", ticks.lines));
+    assert!(
+        (999_000..=1_001_000).contains(&per_40m),
+        "40M instructions took {per_40m} SysTick ticks, expected 1,000,000"
+    );
     let mismatch = run_firmware("selftest_mismatch");
     assert_eq!(
         mismatch.status,
