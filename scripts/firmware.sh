@@ -38,6 +38,8 @@ elf_dir="$root/firmware-sim/target/$target/release"
 log_dir="$root/firmware-sim/target/logs"
 mkdir -p "$log_dir"
 failed=0
+rows=()
+sizes=()
 for game in "${games[@]}"; do
     elf="$elf_dir/$game"
     if [ ! -f "$elf" ]; then
@@ -52,7 +54,12 @@ for game in "${games[@]}"; do
     timeout "$timeout_s" qemu-system-arm -machine mps2-an386 -cpu cortex-m4 -icount shift=0 \
         -nographic -semihosting-config enable=on,target=native -kernel "$elf" \
         >"$log_dir/$game.defmt" || status=$?
-    "$decode" "$elf" "$log_dir/$game.defmt" || failed=1
+    "$decode" "$elf" "$log_dir/$game.defmt" | tee "$log_dir/$game.log" || failed=1
+    # One row of the README's table: flash = text + data, static RAM = data + bss.
+    read -r text data bss _ < <(arm-none-eabi-size "$elf" | tail -n 1)
+    field() { grep -m1 "^$1 " "$log_dir/$game.log" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+    rows+=("| $game | $((text + data)) | $((data + bss)) | $(field stack used) | $(field result nodes) | $(field result ticks) | $(field perft depth): $(field perft nodes) | $(field perft ticks) | $(grep -m1 '^result ' "$log_dir/$game.log" | sed 's/^result \(.*\) plies=\([0-9]*\).*/\1, \2 plies/') |")
+    sizes+=("| $game | $(field sizes state) | $(field sizes move) | $(field sizes movelist) | $(field sizes tt_slots) × $(field sizes tt_entry) = $(field sizes tt_bytes) | $(field sizes engine) |")
     case "$status" in
         0) echo "-- $game: exit 0, every check passed" ;;
         1) echo "-- $game: exit 1, a check failed (see FAIL above)"; failed=1 ;;
@@ -62,4 +69,12 @@ for game in "${games[@]}"; do
         *) echo "-- $game: exit $status"; failed=1 ;;
     esac
 done
+echo
+echo "| game | flash (B) | static RAM (B) | stack high-water (B) | game nodes | game SysTick ticks | perft depth: leaves | perft SysTick ticks | result |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---|"
+printf '%s\n' "${rows[@]}"
+echo
+echo "| game | state (B) | move (B) | move list (B) | transposition table: slots × entry = B | engine: killers + history (B) |"
+echo "|---|---:|---:|---:|---:|---:|"
+printf '%s\n' "${sizes[@]}"
 exit "$failed"
