@@ -352,6 +352,10 @@ impl Rules {
 // ---------------------------------------------------------------------------------
 
 const FLAG_CROWNS: u8 = 1;
+/// The number of jumps is kept in the flags above this bit (it equals the number of
+/// captured pieces in every legal move; a move read from text may jump a piece twice,
+/// and is then refused with that reason).
+const JUMPS_SHIFT: u8 = 1;
 
 /// A move: its origin and destination, the captured pieces, and the path of a
 /// capture (one direction per jump), which is what tells two capture paths with the
@@ -390,7 +394,7 @@ impl Move {
 
     /// The number of jumps (0 for a simple move).
     pub const fn jumps(&self) -> u32 {
-        self.captured.count_ones()
+        (self.flags >> JUMPS_SHIFT) as u32
     }
 
     /// True if the move crowns a man.
@@ -749,29 +753,27 @@ impl Draughts {
         }
     }
 
+    /// Writes the simple moves, direction by direction (up-left, up-right, down-left,
+    /// down-right), each in square order.
     fn generate_simple(&self, out: &mut DraughtsMoves) {
         let colour = self.to_move;
         let me = self.pieces[colour.index()];
+        let my_kings = me & self.kings;
         let empty = self.empty();
-        let forbidden = self.forbidden();
         let crown = colour.crown_row();
-        let mut bb = me;
-        while bb != 0 {
-            let from = bb.trailing_zeros() as u8;
-            bb &= bb - 1;
-            let king = self.kings & bit(from) != 0;
-            for d in 0..4 {
-                if !king && colour.forward()[0] != d && colour.forward()[1] != d {
-                    continue;
-                }
-                let to = NEIGHBOUR[from as usize][d];
-                if to == NONE || empty & bit(to) == 0 {
-                    continue;
-                }
-                if king && forbidden.len > 0 && forbidden.contains(from, to) {
-                    continue;
-                }
-                let flags = if !king && crown & bit(to) != 0 {
+        let fwd = colour.forward();
+        for d in 0..4 {
+            let movers = if fwd[0] == d || fwd[1] == d {
+                me
+            } else {
+                my_kings
+            };
+            let mut targets = step(movers, d) & empty;
+            while targets != 0 {
+                let to = targets.trailing_zeros() as u8;
+                targets &= targets - 1;
+                let from = NEIGHBOUR[to as usize][d ^ 3];
+                let flags = if self.kings & bit(from) == 0 && crown & bit(to) != 0 {
                     FLAG_CROWNS
                 } else {
                     0
@@ -783,6 +785,12 @@ impl Draughts {
                     captured: 0,
                     path: d as u32,
                 });
+            }
+        }
+        if matches!(self.rules.variant, Variant::Calgary) && self.reversible >= 3 {
+            let f = self.forbidden();
+            if f.len > 0 {
+                out.retain(|m| !(my_kings & bit(m.from) != 0 && f.contains(m.from, m.to)));
             }
         }
     }
@@ -832,13 +840,35 @@ impl Draughts {
     }
 
     /// The number of legal moves, ignoring the draw rules.
+    #[inline]
     fn count_all(&self) -> u64 {
-        let jumpers = self.jumpers(self.to_move);
+        match self.to_move {
+            Colour::Black => self.count_all_for::<2, 3>(Colour::Black),
+            Colour::White => self.count_all_for::<0, 1>(Colour::White),
+        }
+    }
+
+    /// [`Self::count_all`] for the colour whose men move in directions `F0` and `F1`
+    /// (constants, so that every shift is fixed at compile time).
+    #[inline(always)]
+    fn count_all_for<const F0: usize, const F1: usize>(&self, c: Colour) -> u64 {
+        let me = self.pieces[c.index()];
+        let opp = self.pieces[c.other().index()];
+        let empty = !(me | opp);
+        let mk = me & self.kings;
+        let mut jumpers = me
+            & (step(opp & step(empty, F0 ^ 3), F0 ^ 3) | step(opp & step(empty, F1 ^ 3), F1 ^ 3));
+        if mk != 0 {
+            jumpers |= mk & (step(opp & step(empty, F0), F0) | step(opp & step(empty, F1), F1));
+        }
         if jumpers != 0 {
             return self.count_captures(jumpers);
         }
-        let c = self.to_move;
-        let mut n = u64::from(self.simple_move_count(c));
+        let mut n = (step(me, F0) & empty).count_ones() + (step(me, F1) & empty).count_ones();
+        if mk != 0 {
+            n += (step(mk, F0 ^ 3) & empty).count_ones() + (step(mk, F1 ^ 3) & empty).count_ones();
+        }
+        let mut n = u64::from(n);
         if matches!(self.rules.variant, Variant::Calgary) && self.reversible >= 3 {
             let f = self.forbidden();
             let kings = self.kings_of(c);
@@ -867,8 +897,34 @@ impl Draughts {
         (0..4).any(|d| self.step_targets(self.to_move, d) != 0)
     }
 
+    /// The position after a king's simple move: the history grows by one ply.
+    #[inline(never)]
+    fn after_king_step(&self, pieces: [u32; 2], kings: u32, hash: u64, mv: Move) -> Self {
+        let mut g = Draughts {
+            pieces,
+            kings,
+            to_move: self.to_move.other(),
+            rules: self.rules,
+            repetition_draw: false,
+            reversible: self.reversible,
+            hash,
+            history: self.history,
+        };
+        let n = self.reversible as usize;
+        if n < HISTORY_CAPACITY {
+            g.history[n] = mv.from | ((mv.path as u8 & 3) << 5);
+            g.reversible += 1;
+        }
+        let rep = g.rules.repetition;
+        if rep != 0 && g.reversible >= 4 && g.earlier_occurrences() + 1 >= u32::from(rep) {
+            g.repetition_draw = true;
+        }
+        g
+    }
+
     /// The assignment's `moves`: the jump moves if there are any, else the simple
-    /// moves, else the end of the game.
+    /// moves, else the end of the game (a loss for the side to move, or a draw by
+    /// the draw rules). The moves are sorted by origin, destination and path.
     pub fn moves(&self) -> MoveSet {
         let outcome = self.outcome();
         if outcome.is_over() {
@@ -876,17 +932,25 @@ impl Draughts {
         }
         let mut list = DraughtsMoves::new();
         let jumpers = self.jumpers(self.to_move);
-        if jumpers != 0 {
+        let jump = jumpers != 0;
+        if jump {
             self.generate_captures(jumpers, &mut list);
-            MoveSet::Jump(list)
         } else {
             self.generate_simple(&mut list);
+        }
+        // In square order, for people to read (search uses generation order).
+        list.sort_unstable_by_key(|m| (m.from, m.to, m.path));
+        if jump {
+            MoveSet::Jump(list)
+        } else {
             MoveSet::Simple(list)
         }
     }
 
     /// The assignment's `apply_move`: plays `mv` if it is legal; otherwise the error
     /// holds the unchanged position and says why the move was refused.
+    // The refusal carries the unchanged state, as the assignment's `apply_move` does.
+    #[allow(clippy::result_large_err)]
     pub fn apply_move(&self, mv: Move) -> Result<Self, crate::IllegalMove<Self>> {
         self.play(mv)
     }
@@ -1081,8 +1145,8 @@ impl Draughts {
         }
         // Not legal here: build the move the squares describe.
         if squares.len() == 2 {
-            for d in 0..4 {
-                if NEIGHBOUR[from as usize][d] == to {
+            if let Some(d) = NEIGHBOUR[from as usize].iter().position(|&n| n == to) {
+                {
                     let crown = self.to_move.crown_row();
                     let man = self.kings & bit(from) == 0;
                     return Ok(Move {
@@ -1126,7 +1190,8 @@ impl Draughts {
         Ok(Move {
             from,
             to,
-            flags: if crowns { FLAG_CROWNS } else { 0 },
+            flags: if crowns { FLAG_CROWNS } else { 0 }
+                | ((squares.len() as u8 - 1) << JUMPS_SHIFT),
             captured,
             path,
         })
@@ -1244,7 +1309,7 @@ impl CaptureCtx {
         let m = Move {
             from: self.from,
             to,
-            flags,
+            flags: flags | ((captured.count_ones() as u8) << JUMPS_SHIFT),
             captured,
             path,
         };
@@ -1480,47 +1545,45 @@ impl Game for Draughts {
     }
 
     fn play_unchecked(&self, mv: Move) -> Self {
-        let mut g = *self;
         let me = self.to_move.index();
         let opp = self.to_move.other().index();
         let from = bit(mv.from);
         let to = bit(mv.to);
         let king = self.kings & from != 0;
-        g.pieces[me] = (g.pieces[me] & !from) | to;
-        g.hash ^= piece_key(me, king, mv.from);
+        let mut pieces = self.pieces;
+        pieces[me] = (pieces[me] & !from) | to;
+        let mut hash = self.hash ^ SIDE_KEY ^ piece_key(me, king, mv.from);
         let becomes_king = king || mv.flags & FLAG_CROWNS != 0;
-        g.hash ^= piece_key(me, becomes_king, mv.to);
-        g.kings &= !from;
+        hash ^= piece_key(me, becomes_king, mv.to);
+        let mut kings = self.kings & !from;
         if becomes_king {
-            g.kings |= to;
+            kings |= to;
         }
         if mv.captured != 0 {
             let mut c = mv.captured;
             while c != 0 {
                 let sq = c.trailing_zeros() as u8;
                 c &= c - 1;
-                g.hash ^= piece_key(opp, self.kings & bit(sq) != 0, sq);
+                hash ^= piece_key(opp, self.kings & bit(sq) != 0, sq);
             }
-            g.pieces[opp] &= !mv.captured;
-            g.kings &= !mv.captured;
+            pieces[opp] &= !mv.captured;
+            kings &= !mv.captured;
         }
-        g.to_move = self.to_move.other();
-        g.hash ^= SIDE_KEY;
-        g.repetition_draw = false;
         if king && mv.captured == 0 {
-            let n = g.reversible as usize;
-            if n < HISTORY_CAPACITY {
-                g.history[n] = mv.from | ((mv.path as u8 & 3) << 5);
-                g.reversible += 1;
-            }
-            let rep = g.rules.repetition;
-            if rep != 0 && g.reversible >= 4 && g.earlier_occurrences() + 1 >= u32::from(rep) {
-                g.repetition_draw = true;
-            }
+            self.after_king_step(pieces, kings, hash, mv)
         } else {
-            g.reversible = 0;
+            Draughts {
+                pieces,
+                kings,
+                to_move: self.to_move.other(),
+                rules: self.rules,
+                repetition_draw: false,
+                reversible: 0,
+                hash,
+                // An irreversible move starts a new stretch: nothing to carry over.
+                history: [0; HISTORY_CAPACITY],
+            }
         }
-        g
     }
 
     fn check_move(&self, mv: Move) -> Result<(), &'static str> {
@@ -1866,8 +1929,7 @@ mod tests {
     #[test]
     fn shifts_agree_with_neighbour_tables() {
         for sq in 0..32u8 {
-            for d in 0..4 {
-                let n = NEIGHBOUR[sq as usize][d];
+            for (d, &n) in NEIGHBOUR[sq as usize].iter().enumerate() {
                 let expect = if n == NONE { 0 } else { bit(n) };
                 assert_eq!(step(bit(sq), d), expect, "square {} dir {}", sq + 1, d);
             }
@@ -1926,7 +1988,7 @@ mod tests {
                                     from: s,
                                     colour,
                                     // Every jumpable square holds an opponent.
-                                    opp: !0 & !(empty | bit(s)),
+                                    opp: !(empty | bit(s)),
                                     empty: empty | bit(s),
                                     calgary,
                                     unique: false,
@@ -1940,6 +2002,6 @@ mod tests {
                 }
             }
         }
-        assert!(4 * 17 <= DraughtsMoves::CAPACITY && 48 <= DraughtsMoves::CAPACITY);
+        const { assert!(4 * 17 <= DraughtsMoves::CAPACITY && 48 <= DraughtsMoves::CAPACITY) };
     }
 }
