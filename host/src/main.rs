@@ -52,6 +52,10 @@ enum Command {
         /// One line per root move.
         #[arg(long)]
         divide: bool,
+        /// Count capture paths with the same origin, destination and captured
+        /// pieces once (checkers).
+        #[arg(long)]
+        unique: bool,
     },
     /// List the legal moves, one per line.
     Moves {
@@ -59,6 +63,9 @@ enum Command {
         game: String,
         #[command(flatten)]
         pos: PositionArgs,
+        /// Print the moves in this notation (checkers: pdn or calgary).
+        #[arg(long)]
+        notation: Option<String>,
     },
     /// Search a position: best move, value, principal variation, nodes, time.
     Search {
@@ -77,6 +84,9 @@ enum Command {
         /// Transposition table size in MiB.
         #[arg(long, default_value_t = 64)]
         hash_mb: usize,
+        /// Print the moves in this notation (checkers: pdn or calgary).
+        #[arg(long)]
+        notation: Option<String>,
     },
     /// The exact value of a position under perfect play, and of each move.
     Solve {
@@ -141,6 +151,7 @@ fn run(cli: Cli) -> Result<(), String> {
             depth,
             pos,
             divide,
+            unique,
         } => {
             if depth > MAX_PERFT_DEPTH {
                 return Err(format!(
@@ -155,15 +166,21 @@ fn run(cli: Cli) -> Result<(), String> {
                     position: pos.position,
                     after: pos.after,
                     divide,
+                    unique,
                 },
             )
             .map(drop)
         }
-        Command::Moves { game, pos } => with_game(
+        Command::Moves {
+            game,
+            pos,
+            notation,
+        } => with_game(
             &game,
             moves::Moves {
                 position: pos.position,
                 after: pos.after,
+                notation,
             },
         )
         .map(drop),
@@ -174,6 +191,7 @@ fn run(cli: Cli) -> Result<(), String> {
             algo,
             eval,
             hash_mb,
+            notation,
         } => {
             if hash_mb > 1 << 16 {
                 return Err(format!("--hash-mb {} is too large: at most 65536", hash_mb));
@@ -189,6 +207,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     algo,
                     eval,
                     hash_mb,
+                    notation,
                 },
             )
             .map(drop)

@@ -1,6 +1,7 @@
 //! The games: one module each, holding all of that game's rules.
 
 pub mod draughts;
+pub mod draughts_eval;
 pub mod tictactoe;
 
 pub use draughts::Draughts;
