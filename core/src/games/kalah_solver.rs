@@ -316,33 +316,46 @@ fn table_value(own: u64, opp: u64, pits: u32, n: u32, ec: bool, values: &[Atomic
     }
     let m = 2 * pits;
     let mut best = i32::MIN;
+    // First every child's index, then all the loads together (they miss the cache
+    // independently, so the processor overlaps them), then the rare recursion.
+    let mut idx = [0usize; 8];
+    let mut gain = [0i32; 8];
+    let mut sign = [0i32; 8];
+    let mut rows = [(0u64, 0u64, 0u32); 8];
+    let mut count = 0;
     let mut bits = non_empty(own);
     while bits != 0 {
         let i = bits.trailing_zeros() / 8;
         bits &= bits - 1;
         let s = sow(own, opp, pits, i, ec);
-        let v = if s.game_over {
-            s.gain as i32 - s.opp_gain as i32
+        if s.game_over {
+            best = best.max(s.gain as i32 - s.opp_gain as i32);
+            continue;
+        }
+        let (a, b) = if s.extra_turn {
+            (s.own, s.opp)
         } else {
-            let (a, b) = if s.extra_turn {
-                (s.own, s.opp)
-            } else {
-                (s.opp, s.own)
-            };
-            let cn = n - s.gain;
-            let idx = (layer_offset(m, cn) + rank(a, b, pits)) as usize;
-            let mut cv = values[idx].load(Ordering::Relaxed);
-            if cv == UNKNOWN {
-                cv = table_value(a, b, pits, cn, ec, values);
-                values[idx].store(cv, Ordering::Relaxed);
-            }
-            if s.extra_turn {
-                s.gain as i32 + i32::from(cv)
-            } else {
-                s.gain as i32 - i32::from(cv)
-            }
+            (s.opp, s.own)
         };
-        best = best.max(v);
+        let cn = n - s.gain;
+        idx[count] = (layer_offset(m, cn) + rank(a, b, pits)) as usize;
+        gain[count] = s.gain as i32;
+        sign[count] = if s.extra_turn { 1 } else { -1 };
+        rows[count] = (a, b, cn);
+        count += 1;
+    }
+    let mut cvs = [0i8; 8];
+    for k in 0..count {
+        cvs[k] = values[idx[k]].load(Ordering::Relaxed);
+    }
+    for k in 0..count {
+        let mut cv = cvs[k];
+        if cv == UNKNOWN {
+            let (a, b, cn) = rows[k];
+            cv = table_value(a, b, pits, cn, ec, values);
+            values[idx[k]].store(cv, Ordering::Relaxed);
+        }
+        best = best.max(gain[k] + sign[k] * i32::from(cv));
     }
     best as i8
 }
@@ -752,7 +765,7 @@ impl<'t, 'd> KalahSolver<'t, 'd> {
         // in the table (enhanced transposition cutoff): any of them may refute the
         // window at once.
         let mut sown = [EMPTY_SOWN; 8];
-        let mut keys = [0i32; 8];
+        let mut keys = [0i64; 8];
         let mut known = [None::<i32>; 8];
         let mut order = [0u8; 8];
         let mut count = 0usize;
@@ -805,18 +818,20 @@ impl<'t, 'd> KalahSolver<'t, 'd> {
                 key = if !self.config.ordering {
                     0
                 } else if i as u8 == tt_move {
-                    1 << 20
+                    1 << 40
                 } else if s.extra_turn {
-                    (1 << 16) + i as i32
+                    (1 << 38) + i64::from(i)
                 } else if s.captured > 0 {
-                    (1 << 12) + s.captured as i32
+                    (1 << 36) + i64::from(s.captured)
                 } else {
-                    g
+                    // Quiet moves: by seeds sown into the store, then the pit
+                    // nearest the store.
+                    8 * i64::from(s.gain) + i64::from(i)
                 };
             }
             if let Some(v) = value {
                 // Settled moves go first: they cost nothing and set alpha.
-                key = 1 << 24;
+                key = 1 << 42;
                 if v > best {
                     best = v;
                     best_move = i as u8;
