@@ -33,10 +33,16 @@ fn main() {
     let values: Vec<std::sync::atomic::AtomicI8> = (0..len)
         .map(|_| std::sync::atomic::AtomicI8::new(0))
         .collect();
-    let file = format!("/tmp/plytables/kalah-{}pits-{}.tbl", p, if ec { "empty-capture" } else { "seed-rules" });
+    let file = format!(
+        "/tmp/plytables/kalah-{}pits-{}.tbl",
+        p,
+        if ec { "empty-capture" } else { "seed-rules" }
+    );
     match std::fs::read(&file) {
         Ok(bytes) if bytes.len() >= len => {
-            for (v, b) in values.iter().zip(bytes) { v.store(b as i8, std::sync::atomic::Ordering::Relaxed); }
+            for (v, b) in values.iter().zip(bytes) {
+                v.store(b as i8, std::sync::atomic::Ordering::Relaxed);
+            }
         }
         _ => build_tables(p, ec, k, 0, &values, |_| {}).unwrap(),
     }

@@ -44,7 +44,10 @@ fn solve_small_sizes_prints_published_values_and_saves_tables() {
         assert_eq!(text.lines().next(), Some(value), "{}", text);
         // One line per first move, and the best moves among them.
         let pits: usize = spec[6..7].parse().unwrap();
-        assert_eq!(text.lines().filter(|l| l.starts_with("move ")).count(), pits);
+        assert_eq!(
+            text.lines().filter(|l| l.starts_with("move ")).count(),
+            pits
+        );
         assert!(err(&o).contains("endgame tables: built"), "{}", err(&o));
     }
     // A second run loads the saved tables instead of building them.
@@ -78,7 +81,10 @@ fn solve_from_a_position_with_the_second_player_to_move() {
         .trim_start_matches("move 2: ")
         .to_string();
     let v: i64 = move2.parse().unwrap();
-    assert_eq!(out(&o).lines().next(), Some(format!("value: {}", -v).as_str()));
+    assert_eq!(
+        out(&o).lines().next(),
+        Some(format!("value: {}", -v).as_str())
+    );
     let _ = std::fs::remove_dir_all(&d);
 }
 
@@ -86,7 +92,9 @@ fn solve_from_a_position_with_the_second_player_to_move() {
 fn play_ai_against_ai_prints_boards_and_chosen_pits() {
     let d = tmp_dir("play");
     let o = ply_env(
-        &["play", "kalah", "--first", "ai", "--second", "ai", "--depth", "4"],
+        &[
+            "play", "kalah", "--first", "ai", "--second", "ai", "--depth", "4",
+        ],
         &d,
     );
     assert!(o.status.success(), "{}", err(&o));
@@ -96,7 +104,7 @@ fn play_ai_against_ai_prints_boards_and_chosen_pits() {
     assert!(text.contains("(Player 2's pits)"));
     assert!(text.contains("result: "));
     // The final position has every seed in the stores.
-    let last = text.lines().filter(|l| l.starts_with("position: ")).last().unwrap();
+    let last = text.lines().rfind(|l| l.starts_with("position: ")).unwrap();
     assert!(last.starts_with("position: 0 0 0 0 0 0 ["), "{}", last);
 }
 
@@ -137,12 +145,26 @@ fn bad_kalah_input_gives_one_clear_line() {
         (&["perft", "kalah:6x22", "2"], "at most 255"),
         (&["perft", "kalah:6x4:emptycapture", "2"], "empty-capture"),
         (&["moves", "kalah", "--after", "7"], "pit number"),
-        (&["moves", "kalah", "--after", "1", "1", "1"], "the pit is empty"),
         (
-            &["perft", "kalah", "1", "--position", "4 4 4 4 4 4 [1] / 4 4 4 4 4 4 [0] / first"],
+            &["moves", "kalah", "--after", "1", "1", "1"],
+            "the pit is empty",
+        ),
+        (
+            &[
+                "perft",
+                "kalah",
+                "1",
+                "--position",
+                "4 4 4 4 4 4 [1] / 4 4 4 4 4 4 [0] / first",
+            ],
             "add up",
         ),
-        (&["play", "kalah", "--first", "ai", "--second", "ai", "--eval", "x"], "expected ply or store"),
+        (
+            &[
+                "play", "kalah", "--first", "ai", "--second", "ai", "--eval", "x",
+            ],
+            "expected ply or store",
+        ),
     ];
     for (args, needle) in cases {
         let o = ply_env(args, &d);
