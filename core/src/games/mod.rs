@@ -1,5 +1,7 @@
 //! The games: one module each, holding all of that game's rules.
 
+pub mod halma;
 pub mod tictactoe;
 
+pub use halma::{Halma16, Halma8};
 pub use tictactoe::TicTacToe;
