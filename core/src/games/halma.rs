@@ -53,9 +53,11 @@
 //! * draw: the game is drawn once [`DEFAULT_MAX_PLIES`] = 1000 plies (500 moves a
 //!   side) have been played without a winner — generous: games between sane players
 //!   end long before (on 16×16 the seed strategies finish in well under 400 plies).
-//!   Option `plies=N` sets the limit (1 ≤ N ≤ 65535). The game is also drawn when
-//!   neither player has a legal move.
-//! * a player with no legal move passes.
+//!   Option `plies=N` sets the limit (1 ≤ N ≤ 65535).
+//! * a player with no legal move passes. Both players can never be stuck at once:
+//!   a set of pieces none of which can step must hold every neighbour of each of its
+//!   squares, so it fills the whole board, and 20 (38) pieces do not fill 64 (256)
+//!   squares. With the draw limit, no game is endless.
 //!
 //! When both players meet their win condition (only possible in a set-up position),
 //! the player who moved last wins.
@@ -498,7 +500,13 @@ pub fn neighbours<B: Bitboard>(b: B) -> B {
 #[inline]
 pub fn single_jumps<B: Bitboard>(from: B, occupied: B, empty: B) -> B {
     let j = |dir: fn(B) -> B| dir(dir(from) & occupied) & empty;
-    j(east) | j(west) | j(south) | j(north) | j(south_east) | j(south_west) | j(north_east)
+    j(east)
+        | j(west)
+        | j(south)
+        | j(north)
+        | j(south_east)
+        | j(south_west)
+        | j(north_east)
         | j(north_west)
 }
 
@@ -585,13 +593,7 @@ pub fn parse_square(n: usize, text: &str, base: usize) -> Result<usize, ParseErr
     for (i, c) in digits.char_indices() {
         match c.to_digit(10) {
             Some(d) if row < 100 => row = row * 10 + d as usize,
-            _ => {
-                return Err(ParseError::at_char(
-                    "a row is a number",
-                    base + 1 + i,
-                    c,
-                ))
-            }
+            _ => return Err(ParseError::at_char("a row is a number", base + 1 + i, c)),
         }
     }
     if row == 0 || row > n {
@@ -610,7 +612,13 @@ pub fn parse_square(n: usize, text: &str, base: usize) -> Result<usize, ParseErr
 impl<B: HalmaBoard> Halma<B> {
     /// The start position under `rules`.
     pub fn new(rules: HalmaRules) -> Self {
-        Self::from_parts(camp(Player::First), camp(Player::Second), Player::First, 0, rules)
+        Self::from_parts(
+            camp(Player::First),
+            camp(Player::Second),
+            Player::First,
+            0,
+            rules,
+        )
     }
 
     fn from_parts(first: B, second: B, stm: Player, plies: u16, rules: HalmaRules) -> Self {
@@ -750,8 +758,7 @@ impl<B: HalmaBoard> Halma<B> {
         } else {
             mine
         };
-        if !(neighbours(free) & empty).is_empty() || !single_jumps(free, occ, empty).is_empty()
-        {
+        if !(neighbours(free) & empty).is_empty() || !single_jumps(free, occ, empty).is_empty() {
             return true;
         }
         if self.rules.no_leave {
@@ -1036,9 +1043,7 @@ impl<B: HalmaBoard> Game for Halma<B> {
             Outcome::Win(mover)
         } else if self.has_won(self.stm) {
             Outcome::Win(self.stm)
-        } else if self.plies >= self.rules.max_plies
-            || (!self.has_move(self.stm) && !self.has_move(mover))
-        {
+        } else if self.plies >= self.rules.max_plies {
             Outcome::Draw
         } else {
             Outcome::Ongoing
@@ -1115,8 +1120,7 @@ impl<B: HalmaBoard> Game for Halma<B> {
         }
         let origin = B::square(from);
         let occ = self.occupied();
-        let reachable =
-            (neighbours(origin) & !occ) | jump_targets(from, occ ^ origin);
+        let reachable = (neighbours(origin) & !occ) | jump_targets(from, occ ^ origin);
         if !reachable.has(to) {
             return Err("the destination is neither a neighbouring square nor reachable by a chain of jumps");
         }
@@ -1235,9 +1239,20 @@ mod tests {
         assert_eq!(camp::<Bits256>(Player::Second).count(), 19);
         assert!((camp::<Bits256>(Player::First) & camp::<Bits256>(Player::Second)).is_empty());
         // Seed 000's white camp: (4,7) (5,6) (5,7) (6,5..7) (7,4..7).
-        let white: u64 = [(4, 7), (5, 6), (5, 7), (6, 5), (6, 6), (6, 7), (7, 4), (7, 5), (7, 6), (7, 7)]
-            .iter()
-            .fold(0, |b, &(r, c)| b | 1u64 << (r * 8 + c));
+        let white: u64 = [
+            (4, 7),
+            (5, 6),
+            (5, 7),
+            (6, 5),
+            (6, 6),
+            (6, 7),
+            (7, 4),
+            (7, 5),
+            (7, 6),
+            (7, 7),
+        ]
+        .iter()
+        .fold(0, |b, &(r, c)| b | 1u64 << (r * 8 + c));
         assert_eq!(camp::<u64>(Player::Second), white);
     }
 

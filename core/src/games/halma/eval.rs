@@ -296,11 +296,12 @@ impl<B: HalmaBoard> Evaluator<Halma<B>> for Racer {
             jumps
                 .squares()
                 .filter(|&sq| {
-                    manhattan(B::SIDE, sq, goal) + 2 <= mine
-                        .squares()
-                        .map(|p| manhattan(B::SIDE, p, goal))
-                        .max()
-                        .unwrap_or(0)
+                    manhattan(B::SIDE, sq, goal) + 2
+                        <= mine
+                            .squares()
+                            .map(|p| manhattan(B::SIDE, p, goal))
+                            .max()
+                            .unwrap_or(0)
                 })
                 .count() as i32
         };
@@ -316,9 +317,15 @@ mod tests {
     #[test]
     fn named_strategies_parse_and_print() {
         assert_eq!(Weights::parse("s7").unwrap(), Weights([10, 11, 0, 10]));
-        assert_eq!(Weights::parse("1,1.1,0,1").unwrap(), Weights([10, 11, 0, 10]));
+        assert_eq!(
+            Weights::parse("1,1.1,0,1").unwrap(),
+            Weights([10, 11, 0, 10])
+        );
         assert_eq!(Weights::parse("1,1.1,0,1").unwrap().name(), Some("s7"));
-        assert_eq!(Weights::parse("-2.5, 0,0,0").unwrap(), Weights([-25, 0, 0, 0]));
+        assert_eq!(
+            Weights::parse("-2.5, 0,0,0").unwrap(),
+            Weights([-25, 0, 0, 0])
+        );
         assert_eq!(Weights([10, 11, -25, 0]).to_string_lossy(), "1,1.1,-2.5,0");
         assert!(Weights::parse("1,1.15,0,0").is_err());
         assert!(Weights::parse("1,1,0").is_err());
@@ -345,7 +352,8 @@ mod tests {
         let h = Heuristics::of(&g, Player::First);
         // Camp squares' distances from (0,0): row 0: 0..4, row 1: 1..5, row 2: 2..5,
         // row 3: 3..5, row 4: 4,5.
-        let h1 = (0 + 1 + 2 + 3 + 4) + (1 + 2 + 3 + 4 + 5) + (2 + 3 + 4 + 5) + (3 + 4 + 5) + (4 + 5);
+        let h1 =
+            (1 + 2 + 3 + 4) + (1 + 2 + 3 + 4 + 5) + (2 + 3 + 4 + 5) + (3 + 4 + 5) + (4 + 5);
         assert_eq!(h.h1, h1);
         assert_eq!(h.h3, -30 * 19);
         // The opponent's pieces are at the same distances from its goal corner (0,0)
@@ -432,11 +440,13 @@ mod tests {
     fn racer_is_antisymmetric_at_the_start() {
         assert_eq!(Racer.evaluate(&Halma16::default()), {
             let g = Halma16::default();
-            Racer::cost(&g, Player::Second) - Racer::cost(&g, Player::First)
-                + Racer.evaluate(&g)
+            Racer::cost(&g, Player::Second) - Racer::cost(&g, Player::First) + Racer.evaluate(&g)
                 - (Racer::cost(&g, Player::Second) - Racer::cost(&g, Player::First))
         });
         let g = Halma16::default();
-        assert_eq!(Racer::cost(&g, Player::First), Racer::cost(&g, Player::Second));
+        assert_eq!(
+            Racer::cost(&g, Player::First),
+            Racer::cost(&g, Player::Second)
+        );
     }
 }
