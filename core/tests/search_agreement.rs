@@ -191,3 +191,78 @@ fn principal_variation_is_legal_and_starts_with_best_move() {
         p = p.play(m).expect("pv move legal");
     }
 }
+
+/// A clock that advances one millisecond each time it is read: deterministic time.
+struct TickClock(std::cell::Cell<u64>);
+
+impl ply_core::search::Clock for TickClock {
+    fn elapsed_ms(&self) -> u64 {
+        let t = self.0.get() + 1;
+        self.0.set(t);
+        t
+    }
+}
+
+#[test]
+fn time_budget_stops_iterating_once_half_the_time_is_gone() {
+    let mut slots = vec![TtEntry::EMPTY; 1 << 10];
+    let clock = TickClock(std::cell::Cell::new(0));
+    let mut engine = Engine::new(
+        &mut slots,
+        RandomEval { seed: 9 },
+        clock,
+        EngineConfig::default(),
+    );
+    let start = TicTacToe::new();
+    // Depth 9 with no table help needs tens of thousands of nodes: 40 clock reads
+    // (one per 1024 nodes plus one per iteration) cannot cover it.
+    let r = engine.search(
+        &start,
+        Limits {
+            depth: 9,
+            nodes: None,
+            time_ms: Some(40),
+        },
+    );
+    assert!(r.depth < 9, "completed depth {}", r.depth);
+    assert!(start.legal_moves().contains(&r.best_move.unwrap()));
+}
+
+/// A clock that reads 0 for its first `n` reads, then an hour.
+struct JumpClock(std::cell::Cell<u64>, u64);
+
+impl ply_core::search::Clock for JumpClock {
+    fn elapsed_ms(&self) -> u64 {
+        let reads = self.0.get() + 1;
+        self.0.set(reads);
+        if reads > self.1 {
+            3_600_000
+        } else {
+            0
+        }
+    }
+}
+
+#[test]
+fn hard_time_limit_aborts_inside_an_iteration_and_keeps_the_last_result() {
+    let mut slots = vec![TtEntry::EMPTY; 16];
+    let clock = JumpClock(std::cell::Cell::new(0), 6);
+    let mut engine = Engine::new(
+        &mut slots,
+        RandomEval { seed: 9 },
+        clock,
+        EngineConfig::exact(),
+    );
+    let start = TicTacToe::new();
+    let r = engine.search(
+        &start,
+        Limits {
+            depth: 9,
+            nodes: None,
+            time_ms: Some(1000),
+        },
+    );
+    assert!(r.aborted);
+    assert!(r.depth >= 1 && r.depth < 9, "depth {}", r.depth);
+    assert!(start.legal_moves().contains(&r.best_move.unwrap()));
+}

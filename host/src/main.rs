@@ -1,1 +1,279 @@
-fn main() {}
+//! `ply`: play, perft, search, solve and compare AIs on two-player board games.
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+use ply_host::commands::{moves, perft, play, search, solve, tournament};
+use ply_host::spec::with_game;
+
+/// Two-player board games: tic-tac-toe, Kalah, English draughts, Halma.
+///
+/// GAME is a name with optional parameters after a colon, e.g. `tictactoe`.
+#[derive(Parser, Debug)]
+#[command(name = "ply", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(clap::Args, Debug, Clone)]
+struct PositionArgs {
+    /// Start from this position (the game's position text) instead of the start.
+    #[arg(long)]
+    position: Option<String>,
+    /// Play these moves first, each one validated.
+    #[arg(long, num_args = 1.., value_name = "MOVE", allow_hyphen_values = true)]
+    after: Vec<String>,
+}
+
+#[derive(clap::Args, Debug, Clone)]
+struct BudgetArgs {
+    /// Search to this depth in plies.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Search this many seconds per move.
+    #[arg(long)]
+    time: Option<f64>,
+    /// Search this many nodes per move.
+    #[arg(long)]
+    nodes: Option<u64>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Count the move paths of exactly DEPTH plies.
+    Perft {
+        /// The game spec.
+        game: String,
+        /// Plies.
+        depth: u32,
+        #[command(flatten)]
+        pos: PositionArgs,
+        /// One line per root move.
+        #[arg(long)]
+        divide: bool,
+    },
+    /// List the legal moves, one per line.
+    Moves {
+        /// The game spec.
+        game: String,
+        #[command(flatten)]
+        pos: PositionArgs,
+    },
+    /// Search a position: best move, value, principal variation, nodes, time.
+    Search {
+        /// The game spec.
+        game: String,
+        #[command(flatten)]
+        pos: PositionArgs,
+        #[command(flatten)]
+        budget: BudgetArgs,
+        /// minimax, alphabeta or engine (iterative deepening with a table).
+        #[arg(long, default_value = "engine")]
+        algo: String,
+        /// The evaluation (game-specific names).
+        #[arg(long)]
+        eval: Option<String>,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 64)]
+        hash_mb: usize,
+    },
+    /// The exact value of a position under perfect play, and of each move.
+    Solve {
+        /// The game spec.
+        game: String,
+        #[command(flatten)]
+        pos: PositionArgs,
+    },
+    /// Play a game: human or AI on each side.
+    Play {
+        /// The game spec.
+        game: String,
+        /// Who moves first: human or ai.
+        #[arg(long, default_value = "human")]
+        first: String,
+        /// Who moves second: human or ai.
+        #[arg(long, default_value = "ai")]
+        second: String,
+        /// Start from this position instead of the start.
+        #[arg(long)]
+        position: Option<String>,
+        #[command(flatten)]
+        budget: BudgetArgs,
+        /// The AI's evaluation (game-specific names).
+        #[arg(long)]
+        eval: Option<String>,
+        /// Adjudicate a draw after this many plies (0: never).
+        #[arg(long, default_value_t = 0)]
+        max_plies: u32,
+    },
+    /// Two AI configurations play each other with colours swapped.
+    Tournament {
+        /// The game spec.
+        game: String,
+        /// Configuration A, e.g. `depth=4,eval=lines`.
+        #[arg(long)]
+        a: String,
+        /// Configuration B.
+        #[arg(long)]
+        b: String,
+        /// Number of games.
+        #[arg(long, default_value_t = 10)]
+        games: u32,
+        /// Pseudo-random plies that make each opening.
+        #[arg(long, default_value_t = 2)]
+        random_plies: u32,
+        /// Seed of the openings.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Adjudicate a draw after this many plies.
+        #[arg(long, default_value_t = 1000)]
+        max_plies: u32,
+    },
+}
+
+const MAX_PERFT_DEPTH: u32 = 64;
+
+fn run(cli: Cli) -> Result<(), String> {
+    match cli.command {
+        Command::Perft {
+            game,
+            depth,
+            pos,
+            divide,
+        } => {
+            if depth > MAX_PERFT_DEPTH {
+                return Err(format!(
+                    "perft depth {} is out of range: expected 0 to {}",
+                    depth, MAX_PERFT_DEPTH
+                ));
+            }
+            with_game(
+                &game,
+                perft::Perft {
+                    depth,
+                    position: pos.position,
+                    after: pos.after,
+                    divide,
+                },
+            )
+            .map(drop)
+        }
+        Command::Moves { game, pos } => with_game(
+            &game,
+            moves::Moves {
+                position: pos.position,
+                after: pos.after,
+            },
+        )
+        .map(drop),
+        Command::Search {
+            game,
+            pos,
+            budget,
+            algo,
+            eval,
+            hash_mb,
+        } => {
+            if hash_mb > 1 << 16 {
+                return Err(format!("--hash-mb {} is too large: at most 65536", hash_mb));
+            }
+            with_game(
+                &game,
+                search::Search {
+                    position: pos.position,
+                    after: pos.after,
+                    depth: budget.depth,
+                    time: budget.time,
+                    nodes: budget.nodes,
+                    algo,
+                    eval,
+                    hash_mb,
+                },
+            )
+            .map(drop)
+        }
+        Command::Solve { game, pos } => with_game(
+            &game,
+            solve::Solve {
+                position: pos.position,
+                after: pos.after,
+            },
+        )
+        .map(drop),
+        Command::Play {
+            game,
+            first,
+            second,
+            position,
+            budget,
+            eval,
+            max_plies,
+        } => with_game(
+            &game,
+            play::Play {
+                first: play::Controller::parse(&first)?,
+                second: play::Controller::parse(&second)?,
+                position,
+                depth: budget.depth,
+                time: budget.time,
+                nodes: budget.nodes,
+                eval,
+                max_plies,
+            },
+        )
+        .map(drop),
+        Command::Tournament {
+            game,
+            a,
+            b,
+            games,
+            random_plies,
+            seed,
+            max_plies,
+        } => with_game(
+            &game,
+            tournament::Tournament {
+                a,
+                b,
+                games,
+                random_plies,
+                seed,
+                max_plies,
+            },
+        )
+        .map(drop),
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                let _ = e.print();
+                return ExitCode::SUCCESS;
+            }
+            if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                let _ = e.print();
+                return ExitCode::from(2);
+            }
+            // One line: clap's first line names the problem.
+            let text = e.render().to_string();
+            let first = text
+                .lines()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("bad arguments");
+            eprintln!("{}", first.trim());
+            return ExitCode::from(2);
+        }
+    };
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("error: {}", msg);
+            ExitCode::FAILURE
+        }
+    }
+}

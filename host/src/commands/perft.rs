@@ -1,0 +1,43 @@
+//! `ply perft GAME DEPTH [--position P] [--after M...] [--divide]`.
+
+use std::time::Instant;
+
+use ply_core::perft::{perft, perft_divide};
+
+use crate::commands::{rate, secs};
+use crate::games::HostGame;
+use crate::position::setup;
+use crate::spec::GameCommand;
+
+/// Perft from a position.
+#[derive(Clone, Debug)]
+pub struct Perft {
+    /// Plies to count.
+    pub depth: u32,
+    /// Start from this position text instead of the start position.
+    pub position: Option<String>,
+    /// Moves to play first.
+    pub after: Vec<String>,
+    /// One line per root move.
+    pub divide: bool,
+}
+
+impl GameCommand for Perft {
+    type Output = u64;
+    fn run<G: HostGame>(self, rules: G::Rules) -> Result<u64, String> {
+        let game: G = setup(rules, self.position.as_deref(), &self.after)?;
+        let t = Instant::now();
+        let total = if self.divide {
+            perft_divide(&game, self.depth, |mv, n| {
+                println!("{}: {}", game.display_move(mv), n)
+            })
+        } else {
+            perft(&game, self.depth)
+        };
+        let s = t.elapsed().as_secs_f64();
+        println!("{}", total);
+        println!("time: {}", secs(s));
+        println!("leaves/s: {}", rate(total, s));
+        Ok(total)
+    }
+}

@@ -1,0 +1,109 @@
+//! `ply search GAME [--position P] [--after M...] [--depth D | --time S | --nodes N]
+//! [--algo minimax|alphabeta|engine] [--eval NAME]`.
+
+use crate::commands::player::{Ai, AiConfig, Algo, Budget};
+use crate::commands::{rate, secs};
+use crate::games::HostGame;
+use crate::position::setup;
+use crate::spec::GameCommand;
+
+/// Search a position.
+#[derive(Clone, Debug)]
+pub struct Search {
+    /// Start from this position text instead of the start position.
+    pub position: Option<String>,
+    /// Moves to play first.
+    pub after: Vec<String>,
+    /// Fixed depth.
+    pub depth: Option<u32>,
+    /// Seconds.
+    pub time: Option<f64>,
+    /// Node budget.
+    pub nodes: Option<u64>,
+    /// Algorithm name.
+    pub algo: String,
+    /// Evaluation name.
+    pub eval: Option<String>,
+    /// Table size in MiB.
+    pub hash_mb: usize,
+}
+
+/// What `ply search` found, for tests.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchSummary {
+    /// The best move in the game's notation.
+    pub best_move: Option<String>,
+    /// Its value.
+    pub value: i32,
+    /// Nodes visited.
+    pub nodes: u64,
+}
+
+impl GameCommand for Search {
+    type Output = SearchSummary;
+    fn run<G: HostGame>(self, rules: G::Rules) -> Result<SearchSummary, String> {
+        let game: G = setup(rules, self.position.as_deref(), &self.after)?;
+        let algo = Algo::parse(&self.algo)?;
+        let default = match algo {
+            Algo::Engine => Budget::Time(1.0),
+            _ => {
+                if self.depth.is_none() && (self.time.is_some() || self.nodes.is_some()) {
+                    return Err(format!(
+                        "--algo {} searches a fixed depth: give --depth",
+                        self.algo
+                    ));
+                }
+                Budget::Depth(4)
+            }
+        };
+        let budget = Budget::from_options(self.depth, self.time, self.nodes, default)?;
+        let eval = G::evaluator(self.eval.as_deref())?;
+        let mut ai = Ai::new(AiConfig::<G> {
+            eval,
+            algo,
+            budget,
+            hash_mb: self.hash_mb,
+        });
+        let start = std::time::Instant::now();
+        let report = ai.choose(&game, &mut |r| {
+            let pv: Vec<String> = pv_texts(&game, &r.pv);
+            println!(
+                "info depth {} value {} nodes {} time {} pv {}",
+                r.depth,
+                r.value,
+                r.nodes,
+                secs(r.elapsed_ms as f64 / 1000.0),
+                pv.join(" ")
+            );
+        })?;
+        let s = start.elapsed().as_secs_f64();
+        let best = report.best_move.map(|m| game.display_move(m).to_string());
+        println!(
+            "best move: {}",
+            best.as_deref().unwrap_or("(none: the game is over)")
+        );
+        println!("value: {}", report.value);
+        println!("depth: {}", report.depth);
+        println!("pv: {}", pv_texts(&game, &report.pv).join(" "));
+        println!("nodes: {}", report.nodes);
+        println!("time: {}", secs(s));
+        println!("nodes/s: {}", rate(report.nodes, s));
+        Ok(SearchSummary {
+            best_move: best,
+            value: report.value,
+            nodes: report.nodes,
+        })
+    }
+}
+
+/// The moves of a principal variation from `game`, each in the notation of the
+/// position it is played in.
+pub fn pv_texts<G: HostGame>(game: &G, pv: &[G::Move]) -> Vec<String> {
+    let mut pos = *game;
+    let mut out = Vec::new();
+    for &m in pv {
+        out.push(pos.display_move(m).to_string());
+        pos = pos.play_unchecked(m);
+    }
+    out
+}

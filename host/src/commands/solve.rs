@@ -1,0 +1,42 @@
+//! `ply solve GAME [--position P] [--after M...]`: the exact value under perfect play.
+
+use std::time::Instant;
+
+use crate::commands::secs;
+use crate::games::{HostGame, SolveOutput};
+use crate::position::setup;
+use crate::spec::GameCommand;
+
+/// Solve a position exactly.
+#[derive(Clone, Debug)]
+pub struct Solve {
+    /// Start from this position text instead of the start position.
+    pub position: Option<String>,
+    /// Moves to play first.
+    pub after: Vec<String>,
+}
+
+impl GameCommand for Solve {
+    type Output = SolveOutput;
+    fn run<G: HostGame>(self, rules: G::Rules) -> Result<SolveOutput, String> {
+        let game: G = setup(rules, self.position.as_deref(), &self.after)?;
+        let t = Instant::now();
+        let out = game.solve(&mut |line| eprintln!("{}", line))?;
+        println!("value: {}", out.value);
+        let best: Vec<&str> = out
+            .move_values
+            .iter()
+            .filter(|(_, v)| *v == out.value)
+            .map(|(m, _)| m.as_str())
+            .collect();
+        println!("best moves: {}", best.join(" "));
+        for (m, v) in &out.move_values {
+            println!("move {}: {}", m, v);
+        }
+        for d in &out.details {
+            println!("{}", d);
+        }
+        println!("time: {}", secs(t.elapsed().as_secs_f64()));
+        Ok(out)
+    }
+}

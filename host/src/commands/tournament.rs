@@ -1,0 +1,191 @@
+//! `ply tournament GAME --a CONFIG --b CONFIG --games N`: two AI configurations play
+//! each other from the same openings with colours swapped.
+//!
+//! A CONFIG is comma-separated `key=value` pairs: `depth=D`, `time=SECONDS` or
+//! `nodes=N` (one of them), `eval=NAME`, `algo=engine|alphabeta|minimax`. Openings are
+//! a few pseudo-random plies from the start (`--random-plies`, seeded), so that
+//! deterministic engines play different games; each opening is played twice, once
+//! with each configuration moving first.
+
+use ply_core::{Game, Outcome, Player};
+
+use crate::commands::player::{Ai, AiConfig, Algo, Budget};
+use crate::games::HostGame;
+use crate::spec::GameCommand;
+
+/// A tournament between two configurations.
+#[derive(Clone, Debug)]
+pub struct Tournament {
+    /// Configuration A.
+    pub a: String,
+    /// Configuration B.
+    pub b: String,
+    /// Number of games (an even number plays every opening with both colours).
+    pub games: u32,
+    /// Random plies that make each opening.
+    pub random_plies: u32,
+    /// Seed for the openings.
+    pub seed: u64,
+    /// Adjudicate a draw after this many plies.
+    pub max_plies: u32,
+}
+
+/// Totals from A's point of view.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TournamentResult {
+    /// Games A won.
+    pub wins: u32,
+    /// Drawn games.
+    pub draws: u32,
+    /// Games A lost.
+    pub losses: u32,
+    /// Nodes searched by A.
+    pub nodes_a: u64,
+    /// Nodes searched by B.
+    pub nodes_b: u64,
+}
+
+/// Parses a CONFIG string for game `G`.
+pub fn parse_config<G: HostGame>(text: &str) -> Result<AiConfig<G>, String> {
+    let (mut depth, mut time, mut nodes, mut eval, mut algo) =
+        (None, None, None, None, Algo::Engine);
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let (k, v) = part
+            .split_once('=')
+            .ok_or_else(|| format!("bad config item '{}': expected key=value", part))?;
+        let num = |what: &str| format!("bad {} '{}' in config '{}'", what, v, text);
+        match k {
+            "depth" => depth = Some(v.parse::<u32>().map_err(|_| num("depth"))?),
+            "time" => time = Some(v.parse::<f64>().map_err(|_| num("time"))?),
+            "nodes" => nodes = Some(v.parse::<u64>().map_err(|_| num("nodes"))?),
+            "eval" => eval = Some(v.to_string()),
+            "algo" => algo = Algo::parse(v)?,
+            other => {
+                return Err(format!(
+                    "unknown config key '{}' in '{}': expected depth, time, nodes, eval or algo",
+                    other, text
+                ))
+            }
+        }
+    }
+    Ok(AiConfig {
+        eval: G::evaluator(eval.as_deref())?,
+        algo,
+        budget: Budget::from_options(depth, time, nodes, Budget::Depth(4))?,
+        hash_mb: 16,
+    })
+}
+
+/// An opening: `plies` pseudo-random legal moves from the start, stopping early if the
+/// game ends.
+pub fn opening<G: Game>(rules: G::Rules, plies: u32, seed: u64) -> G {
+    let mut g = G::start(rules);
+    let mut state = seed;
+    for _ in 0..plies {
+        let moves = g.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let (s, r) = ply_core::zobrist::splitmix64(state);
+        state = s;
+        let next = g.play_unchecked(moves[(r % moves.len() as u64) as usize]);
+        if next.outcome().is_over() {
+            break;
+        }
+        g = next;
+    }
+    g
+}
+
+/// Plays one game from `start`; `players[0]` moves for `Player::First`. Returns the
+/// outcome and the nodes each player searched.
+pub fn play_one<G: HostGame>(
+    start: G,
+    players: [&mut Ai<G>; 2],
+    max_plies: u32,
+) -> Result<(Outcome, [u64; 2]), String> {
+    let mut g = start;
+    let mut nodes = [0u64; 2];
+    for _ in 0..max_plies {
+        if g.outcome().is_over() {
+            return Ok((g.outcome(), nodes));
+        }
+        let side = g.side_to_move().index();
+        let r = players[side].choose(&g, &mut |_| {})?;
+        nodes[side] += r.nodes;
+        let mv = r
+            .best_move
+            .ok_or("an AI found no move in an unfinished game")?;
+        g = g.play(mv).map_err(|e| e.to_string())?;
+    }
+    Ok((
+        if g.outcome().is_over() {
+            g.outcome()
+        } else {
+            Outcome::Draw
+        },
+        nodes,
+    ))
+}
+
+impl GameCommand for Tournament {
+    type Output = TournamentResult;
+    fn run<G: HostGame>(self, rules: G::Rules) -> Result<TournamentResult, String> {
+        if self.games == 0 {
+            return Err("--games must be at least 1".into());
+        }
+        let mut a = Ai::new(parse_config::<G>(&self.a)?);
+        let mut b = Ai::new(parse_config::<G>(&self.b)?);
+        let mut res = TournamentResult::default();
+        for i in 0..self.games {
+            let start: G = opening(
+                rules,
+                self.random_plies,
+                self.seed.wrapping_add(u64::from(i / 2)),
+            );
+            let a_first = i % 2 == 0;
+            let (outcome, nodes) = if a_first {
+                play_one(start, [&mut a, &mut b], self.max_plies)?
+            } else {
+                play_one(start, [&mut b, &mut a], self.max_plies)?
+            };
+            let a_side = if a_first {
+                Player::First
+            } else {
+                Player::Second
+            };
+            res.nodes_a += nodes[a_side.index()];
+            res.nodes_b += nodes[a_side.opponent().index()];
+            let verdict = match outcome.sign_for(a_side) {
+                Some(1) => {
+                    res.wins += 1;
+                    "A wins"
+                }
+                Some(-1) => {
+                    res.losses += 1;
+                    "B wins"
+                }
+                _ => {
+                    res.draws += 1;
+                    "draw"
+                }
+            };
+            eprintln!(
+                "game {}/{}: A plays {}, {} (opening {})",
+                i + 1,
+                self.games,
+                start.player_name(a_side),
+                verdict,
+                start
+            );
+        }
+        println!("A: {}", self.a);
+        println!("B: {}", self.b);
+        println!(
+            "A wins {}, draws {}, losses {} (of {} games)",
+            res.wins, res.draws, res.losses, self.games
+        );
+        println!("nodes: A {}, B {}", res.nodes_a, res.nodes_b);
+        Ok(res)
+    }
+}

@@ -1,0 +1,60 @@
+//! What the host needs from each game beyond the core contract: its name, the
+//! evaluations a user can choose, a board diagram, and an exact solver where one
+//! exists. One file per game.
+
+use ply_core::search::Evaluator;
+use ply_core::{Game, Player};
+
+pub mod tictactoe;
+
+/// The exact value of a position and of each of its moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SolveOutput {
+    /// The value for the side to move, in the game's unit (tic-tac-toe: 1 win,
+    /// 0 draw, -1 loss; Kalah: final store margin).
+    pub value: i64,
+    /// Each legal move with its value for the side to move, in generation order.
+    pub move_values: Vec<(String, i64)>,
+    /// Further lines to print (nodes, table statistics).
+    pub details: Vec<String>,
+}
+
+/// A game the `ply` tools can run.
+pub trait HostGame: Game<Move: Send + Sync> + Send + Sync + 'static {
+    /// The name in game specs (`tictactoe`).
+    const NAME: &'static str;
+
+    /// The evaluation type the AI players use.
+    type Eval: Evaluator<Self> + Clone + Send + Sync;
+
+    /// The evaluation called `name`, or the game's default for `None`.
+    fn evaluator(name: Option<&str>) -> Result<Self::Eval, String>;
+
+    /// The names [`HostGame::evaluator`] accepts, for help and error messages.
+    fn evaluator_names() -> &'static [&'static str];
+
+    /// How a player is called in this game ("X", "Black", "Red", "South").
+    fn player_name(&self, player: Player) -> &'static str {
+        match player {
+            Player::First => "first",
+            Player::Second => "second",
+        }
+    }
+
+    /// A multi-line board diagram for `ply play`. The default is the position text.
+    fn diagram(&self) -> String {
+        self.to_string()
+    }
+
+    /// How a chosen move is announced ("chooses pit 3" in Kalah).
+    fn describe_move(&self, mv: Self::Move) -> String {
+        format!("plays {}", self.display_move(mv))
+    }
+
+    /// The exact value of this position for the side to move, and of each move.
+    /// `progress` receives a line now and then during long solves.
+    fn solve(&self, progress: &mut dyn FnMut(&str)) -> Result<SolveOutput, String> {
+        let _ = progress;
+        Err(format!("exact solving is not available for {}", Self::NAME))
+    }
+}

@@ -1,0 +1,45 @@
+//! Game specs: `name[:params]`, e.g. `tictactoe`, `kalah:6x4:empty-capture`.
+//!
+//! [`with_game`] parses a spec and runs a [`GameCommand`] with the concrete game type,
+//! so every command is written once, generically, and each game is one match arm.
+
+use crate::games::HostGame;
+use ply_core::games::TicTacToe;
+
+/// A command that can run on any game.
+pub trait GameCommand {
+    /// What the command returns.
+    type Output;
+    /// Runs the command for game `G` under `rules`.
+    fn run<G: HostGame>(self, rules: G::Rules) -> Result<Self::Output, String>;
+}
+
+/// Names of the games ply knows, with their parameter syntax, for error messages.
+pub const GAMES: &[&str] = &["tictactoe"];
+
+/// Splits a spec into the game name and its parameters (after the first `:`).
+pub fn split(spec: &str) -> (&str, &str) {
+    match spec.split_once(':') {
+        Some((name, params)) => (name, params),
+        None => (spec, ""),
+    }
+}
+
+/// Parses `spec` and runs `cmd` on the game it names.
+pub fn with_game<C: GameCommand>(spec: &str, cmd: C) -> Result<C::Output, String> {
+    let (name, params) = split(spec.trim());
+    match name.to_ascii_lowercase().as_str() {
+        "tictactoe" | "tic-tac-toe" | "ttt" => run::<TicTacToe, C>(spec, params, cmd),
+        _ => Err(format!(
+            "unknown game '{}': expected one of {}",
+            name,
+            GAMES.join(", ")
+        )),
+    }
+}
+
+fn run<G: HostGame, C: GameCommand>(spec: &str, params: &str, cmd: C) -> Result<C::Output, String> {
+    let rules = G::parse_rules(params)
+        .map_err(|e| format!("bad parameters in game spec '{}': {}", spec, e))?;
+    cmd.run::<G>(rules)
+}

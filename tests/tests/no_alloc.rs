@@ -1,0 +1,76 @@
+//! The core never allocates: a counting global allocator watches move generation,
+//! perft, every search algorithm and the solver, on this thread, and must see zero
+//! allocations. (Tables are provided by the caller, allocated before counting.)
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use ply_core::games::TicTacToe;
+use ply_core::perft::perft;
+use ply_core::search::{
+    alphabeta, minimax, Engine, EngineConfig, Limits, NoClock, RandomEval, TtEntry,
+};
+use ply_core::solve::Solver;
+use ply_core::Game;
+
+struct Counting;
+
+thread_local! {
+    static ALLOCS: Cell<u64> = const { Cell::new(0) };
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCS.with(|c| c.set(c.get() + 1));
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCS.with(|c| c.set(c.get() + 1));
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Allocations made on this thread while `f` runs.
+fn allocations<R>(f: impl FnOnce() -> R) -> (u64, R) {
+    let before = ALLOCS.with(|c| c.get());
+    let r = f();
+    (ALLOCS.with(|c| c.get()) - before, r)
+}
+
+#[test]
+fn the_counter_sees_allocations() {
+    // Guards the guard: a Vec must be counted.
+    let (n, v) = allocations(|| vec![1u8; 10]);
+    assert!(n >= 1);
+    drop(v);
+}
+
+#[test]
+fn tictactoe_generation_perft_search_and_solve_allocate_nothing() {
+    let mut slots = vec![TtEntry::EMPTY; 1 << 12];
+    let mut solver_slots = vec![TtEntry::EMPTY; 1 << 12];
+    let start = TicTacToe::new();
+    let (n, total) = allocations(|| {
+        let mut sum = 0u64;
+        sum += start.legal_moves().len() as u64;
+        sum += perft(&start, 9);
+        let eval = RandomEval { seed: 3 };
+        sum += minimax(&start, 5, &eval).nodes;
+        sum += alphabeta(&start, 6, &eval).nodes;
+        let mut engine = Engine::new(&mut slots, eval, NoClock, EngineConfig::default());
+        sum += engine.search(&start, Limits::depth(9)).nodes;
+        let mut solver = Solver::new(&mut solver_slots);
+        sum += solver.solve(&start).unwrap().nodes;
+        let p = start.parse_move("5").unwrap();
+        sum += start.play(p).unwrap().hash() & 1;
+        sum
+    });
+    assert!(total > 127_872);
+    assert_eq!(n, 0, "the core allocated {} times", n);
+}
