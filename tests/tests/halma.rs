@@ -635,7 +635,7 @@ fn complete_games_end_under_every_rule_option() {
     }
     for params in ["16", "16:parlett:no-leave"] {
         let g = Halma16::start(Halma16::parse_rules(params).unwrap());
-        let end = play_out(g, 1, &Racer, &Manhattan);
+        let end = play_out(g, 1, &Racer::DEFAULT, &Manhattan);
         assert!(end.outcome().is_over(), "{}", params);
     }
 }

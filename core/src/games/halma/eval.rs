@@ -10,7 +10,7 @@
 
 use core::fmt;
 
-use super::{manhattan, neighbours, single_jumps, Halma, HalmaBoard};
+use super::{manhattan, Halma, HalmaBoard};
 use crate::error::ParseError;
 use crate::game::{Game, Player};
 use crate::search::{Evaluator, Score};
@@ -233,52 +233,109 @@ pub fn advantage<B: HalmaBoard>(game: &Halma<B>, loser: Player) -> i32 {
     distance_sum(outside, Halma::<B>::goal_corner(loser))
 }
 
-/// ply's own evaluation, symmetric (own cost minus the opponent's, from the side to
-/// move's view). A side's cost adds, per piece outside its target camp:
-/// * 8 × the king-move distance to the goal corner's nearest free target square
-///   (estimated as the Chebyshev distance to the goal corner minus the camp depth),
-///   plus 2 × the Manhattan distance to the goal corner;
-/// * its sideways drift |r − c| from the main diagonal (pieces at the edges are
-///   slow and block nothing);
-/// * a straggler term: 6 × the largest distance to go of any piece (the last piece
-///   decides when the race ends);
+/// ply's own evaluation: the side to move's race against the opponent's. The
+/// value is `opponent` × the opponent's Manhattan distance still to go (its pieces
+/// outside its target camp) minus the side to move's cost, and a side's cost adds,
+/// per piece outside its target camp:
+/// * `progress` × its Manhattan distance to the goal corner (as in the seeds);
+/// * `steps` × its king-move (Chebyshev) distance to the nearest empty square of
+///   the target camp — the number of steps still needed, which keeps falling until
+///   the piece is in, so the last pieces never wander on a plateau at the camp's
+///   edge the way the seed heuristics' pieces do;
+/// * `drift` × its sideways drift |r − c| from the main diagonal;
+/// * `home` if it is still in its own home camp (late leavers lose races);
 ///
-/// and per piece still in its own home camp, 20 (leaving late is what loses races
-/// and gets pieces locked in). Pieces inside the target camp cost their Manhattan
-/// distance to the goal corner, so they move deep and free the entrance. Forward
-/// single jumps available to the side to move count 3 each in its favour (tempo).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// plus `straggler` × the largest of those king-move distances (the last piece
+/// decides when the race ends), per piece already in the target camp its Manhattan
+/// distance to the goal corner (pieces move deep and free the entrance), and
+/// `squatter` per opponent piece still in the target camp (ten times that when it
+/// is boxed in: under the seeds' win rule a piece that can never leave spoils the
+/// win, so ply must not trap it).
+///
+/// The opponent's term is its progress only: rewarding the occupation of the
+/// opponent's free camp squares made ply a spoiler. The weights
+/// ([`Racer::DEFAULT`]) were tuned by hand on 16×16 at depth 2, from the start
+/// position, against s1–s8 (README, section Halma, has the tournament).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct Racer;
+pub struct Racer {
+    /// Weight of the Manhattan distance to the goal corner.
+    pub progress: i32,
+    /// Weight of the king-move distance to the nearest empty target square.
+    pub steps: i32,
+    /// Weight of the sideways drift.
+    pub drift: i32,
+    /// Cost of a piece still at home.
+    pub home: i32,
+    /// Weight of the largest king-move distance.
+    pub straggler: i32,
+    /// Weight of the opponent's Manhattan distance still to go (its progress
+    /// only: ply does not reward blocking camp squares, which leads to spoiling).
+    pub opponent: i32,
+    /// Cost of each opponent piece still in the own target camp, and ten times
+    /// that if it cannot move at all: own pieces must not box it in, since under
+    /// the seeds' win rule a piece that never leaves spoils the win.
+    pub squatter: i32,
+}
+
+impl Default for Racer {
+    fn default() -> Self {
+        Racer::DEFAULT
+    }
+}
 
 impl Racer {
+    /// The tuned weights.
+    pub const DEFAULT: Racer = Racer {
+        progress: 3,
+        steps: 4,
+        drift: 2,
+        home: 20,
+        straggler: 6,
+        opponent: 4,
+        squatter: 20,
+    };
+
     /// The cost of `side`'s placement: lower is better.
-    pub fn cost<B: HalmaBoard>(game: &Halma<B>, side: Player) -> i32 {
+    pub fn cost<B: HalmaBoard>(&self, game: &Halma<B>, side: Player) -> i32 {
         let n = B::SIDE;
         let goal = Halma::<B>::goal_corner(side);
-        let (gr, gc) = (goal / n, goal % n);
         let mine = game.pieces(side);
         let target = Halma::<B>::target(side);
         let home = Halma::<B>::camp(side);
-        let depth = if n == 8 { 3 } else { 4 };
+        let mut free = target & !game.occupied();
+        if free.is_empty() {
+            free = target & !mine;
+        }
         let mut cost = 0;
         let mut worst = 0;
         for sq in mine.squares() {
-            let (r, c) = (sq / n, sq % n);
             let md = manhattan(n, sq, goal) as i32;
             if target.has(sq) {
                 cost += md;
                 continue;
             }
-            let cheb = r.abs_diff(gr).max(c.abs_diff(gc)) as i32;
-            let togo = (cheb - depth).max(1);
-            cost += 8 * togo + 2 * md + r.abs_diff(c) as i32;
-            worst = worst.max(togo);
+            let (r, c) = (sq / n, sq % n);
+            let steps = free
+                .squares()
+                .map(|t| r.abs_diff(t / n).max(c.abs_diff(t % n)) as i32)
+                .min()
+                .unwrap_or(0);
+            cost += self.progress * md + self.steps * steps + self.drift * r.abs_diff(c) as i32;
+            worst = worst.max(steps);
             if home.has(sq) {
-                cost += 20;
+                cost += self.home;
             }
         }
-        cost + 6 * worst
+        for sq in (game.pieces(side.opponent()) & target).squares() {
+            let stuck = (game.step_targets(sq) | game.jump_targets(sq)).is_empty();
+            cost += if stuck {
+                10 * self.squatter
+            } else {
+                self.squatter
+            };
+        }
+        cost + self.straggler * worst
     }
 }
 
@@ -286,26 +343,8 @@ impl<B: HalmaBoard> Evaluator<Halma<B>> for Racer {
     fn evaluate(&self, g: &Halma<B>) -> Score {
         let me = g.side_to_move();
         let op = me.opponent();
-        let occ = g.occupied();
-        let tempo = {
-            let mine = g.pieces(me);
-            let jumps = single_jumps(mine, occ, !occ);
-            let _ = neighbours(jumps);
-            let goal = Halma::<B>::goal_corner(me);
-            // Landing squares closer to the goal than some piece could get by a step.
-            jumps
-                .squares()
-                .filter(|&sq| {
-                    manhattan(B::SIDE, sq, goal) + 2
-                        <= mine
-                            .squares()
-                            .map(|p| manhattan(B::SIDE, p, goal))
-                            .max()
-                            .unwrap_or(0)
-                })
-                .count() as i32
-        };
-        Racer::cost(g, op) - Racer::cost(g, me) + 3 * tempo
+        let op_outside = g.pieces(op) & !Halma::<B>::target(op);
+        self.opponent * distance_sum(op_outside, Halma::<B>::goal_corner(op)) - self.cost(g, me)
     }
 }
 
@@ -352,8 +391,7 @@ mod tests {
         let h = Heuristics::of(&g, Player::First);
         // Camp squares' distances from (0,0): row 0: 0..4, row 1: 1..5, row 2: 2..5,
         // row 3: 3..5, row 4: 4,5.
-        let h1 =
-            (1 + 2 + 3 + 4) + (1 + 2 + 3 + 4 + 5) + (2 + 3 + 4 + 5) + (3 + 4 + 5) + (4 + 5);
+        let h1 = (1 + 2 + 3 + 4) + (1 + 2 + 3 + 4 + 5) + (2 + 3 + 4 + 5) + (3 + 4 + 5) + (4 + 5);
         assert_eq!(h.h1, h1);
         assert_eq!(h.h3, -30 * 19);
         // The opponent's pieces are at the same distances from its goal corner (0,0)
@@ -437,16 +475,57 @@ mod tests {
     }
 
     #[test]
-    fn racer_is_antisymmetric_at_the_start() {
-        assert_eq!(Racer.evaluate(&Halma16::default()), {
-            let g = Halma16::default();
-            Racer::cost(&g, Player::Second) - Racer::cost(&g, Player::First) + Racer.evaluate(&g)
-                - (Racer::cost(&g, Player::Second) - Racer::cost(&g, Player::First))
-        });
+    fn racer_is_symmetric_at_the_start_and_rewards_progress() {
+        let r = Racer::DEFAULT;
         let g = Halma16::default();
-        assert_eq!(
-            Racer::cost(&g, Player::First),
-            Racer::cost(&g, Player::Second)
+        assert_eq!(r.cost(&g, Player::First), r.cost(&g, Player::Second));
+        let o_to_go = distance_sum(
+            g.pieces(Player::Second),
+            Halma16::goal_corner(Player::Second),
         );
+        assert_eq!(r.evaluate(&g), 4 * o_to_go - r.cost(&g, Player::First));
+        let after = g.play(g.parse_move("e1-f2").unwrap()).unwrap();
+        assert!(r.cost(&after, Player::First) < r.cost(&g, Player::First));
+    }
+
+    #[test]
+    fn racer_counts_the_steps_to_the_nearest_free_target_square() {
+        let base = Racer {
+            progress: 0,
+            steps: 1,
+            drift: 0,
+            home: 0,
+            straggler: 0,
+            opponent: 0,
+            squatter: 0,
+        };
+        let text = "......../......../......../......../....x..o/......oo/.....ooo/....oooo x";
+        let g = Halma8::parse_position(HalmaRules::default(), text).unwrap();
+        // e5 = (4,4). o's camp is full, so the nearest camp square not held by x
+        // counts: g6 (5,6) and f7 (6,5) are 2 king moves away.
+        assert_eq!(base.cost(&g, Player::First), 2);
+        assert_eq!(
+            Racer {
+                straggler: 1,
+                ..base
+            }
+            .cost(&g, Player::First),
+            4
+        );
+        // A squatter (o on h8, in x's target) boxed in costs ten times a free one.
+        let sq = Racer {
+            squatter: 1,
+            steps: 0,
+            ..base
+        };
+        let boxed = "....o.../......../......../......../......../.....x.x/......xx/.....xxo x";
+        let g = Halma8::parse_position(HalmaRules::default(), boxed).unwrap();
+        // x's pieces in the camp add their distances to h8: g7 2, h7 1, g8 1, f8 2,
+        // h6 2 = 8 (f6 is outside the camp).
+        assert_eq!(sq.cost(&g, Player::First), 10 + 8);
+        let free = "....o.../......../......../......../......../.....x.x/......xx/......xo x";
+        let g = Halma8::parse_position(HalmaRules::default(), free).unwrap();
+        // f8 empty: h8 can jump out over g8.
+        assert_eq!(sq.cost(&g, Player::First), 1 + 6);
     }
 }
