@@ -118,8 +118,9 @@ enum Command {
         /// Configuration B.
         #[arg(long, required_unless_present = "strategies")]
         b: Option<String>,
-        /// Halma round robin: comma-separated evaluations (s1..s8, racer,
-        /// manhattan); every pair plays --games-per-pair games, colours alternating.
+        /// Halma round robin: evaluations (s1..s8, racer, manhattan) separated by
+        /// commas, or by ';' when explicit weights m1,m2,m3,m4 are among them; every
+        /// pair plays --games-per-pair games, colours alternating.
         #[arg(long, conflicts_with_all = ["a", "b"])]
         strategies: Option<String>,
         /// Round robin: search depth (plain alpha-beta, as seed 003).
@@ -255,7 +256,11 @@ fn run(cli: Cli) -> Result<(), String> {
             ..
         } => {
             let cfg = ply_host::games::halma::RoundRobin {
-                strategies: list.split(',').map(|s| s.trim().to_string()).collect(),
+                // Explicit weights contain commas: then the list is split on ';'.
+                strategies: list
+                    .split(if list.contains(';') { ';' } else { ',' })
+                    .map(|s| s.trim().to_string())
+                    .collect(),
                 depth,
                 games_per_pair,
                 threads: threads

@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-use ply_core::games::halma::eval::{Manhattan, Racer, Strategy, Weights};
+use ply_core::games::halma::eval::{Manhattan, Racer, RacerFor, Strategy, Weights};
 use ply_core::games::halma::{
     Bitboard, Bits256, Halma, HalmaBoard, HalmaMove, HalmaRules, WinRule,
 };
@@ -635,7 +635,11 @@ fn complete_games_end_under_every_rule_option() {
     }
     for params in ["16", "16:parlett:no-leave"] {
         let g = Halma16::start(Halma16::parse_rules(params).unwrap());
-        let end = play_out(g, 1, &Racer::DEFAULT, &Manhattan);
+        let racer = RacerFor {
+            racer: Racer::DEFAULT,
+            perspective: Player::First,
+        };
+        let end = play_out(g, 1, &racer, &Manhattan);
         assert!(end.outcome().is_over(), "{}", params);
     }
 }

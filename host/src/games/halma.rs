@@ -8,11 +8,12 @@
 //! 000), seed 003's strategies `s1`…`s8`, or explicit seed-003 weights `m1,m2,m3,m4`
 //! (`1,1.1,0,1`).
 //!
-//! A seed-003 strategy values positions for the player who uses it. In the
-//! tournament each player's evaluation knows its player. Through `--eval` in
-//! `search` and `play` the evaluation values each horizon position for the side to
-//! move there, which is the same thing at even depths (every horizon position then
-//! has the searching player to move), seed 003's depth 2 included.
+//! A seed-003 strategy, and `racer`, value positions for the player who uses them
+//! (as seed 003's minimax does): `play`, `search` and seed 003's tournament give each
+//! AI its player. Only the generic two-configuration tournament (`--a`/`--b`),
+//! which reuses a player for both colours, values each horizon position for its
+//! side to move instead — the same at even depths, where every horizon position has
+//! the searching player to move.
 
 use std::io::Write as _;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -30,8 +31,11 @@ use crate::games::HostGame;
 /// The Halma evaluations a player can use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HalmaEval {
-    /// ply's own evaluation.
-    Racer,
+    /// ply's own evaluation; `perspective` as for `Seed`.
+    Racer {
+        /// Whose race is valued.
+        perspective: Option<Player>,
+    },
     /// Seed 000's Manhattan distance.
     Manhattan,
     /// A seed-003 strategy; `perspective` is the player using it, or `None` to value
@@ -48,7 +52,7 @@ impl HalmaEval {
     /// Parses an evaluation name (see the module documentation).
     pub fn parse(name: &str) -> Result<HalmaEval, String> {
         match name.trim().to_ascii_lowercase().as_str() {
-            "racer" => Ok(HalmaEval::Racer),
+            "racer" => Ok(HalmaEval::Racer { perspective: None }),
             "manhattan" => Ok(HalmaEval::Manhattan),
             other => Weights::parse(other)
                 .map(|weights| HalmaEval::Seed {
@@ -72,6 +76,9 @@ impl HalmaEval {
                 weights,
                 perspective: Some(player),
             },
+            HalmaEval::Racer { .. } => HalmaEval::Racer {
+                perspective: Some(player),
+            },
             other => other,
         }
     }
@@ -80,7 +87,15 @@ impl HalmaEval {
 impl<B: HalmaBoard> Evaluator<Halma<B>> for HalmaEval {
     fn evaluate(&self, g: &Halma<B>) -> Score {
         match *self {
-            HalmaEval::Racer => Racer::DEFAULT.evaluate(g),
+            HalmaEval::Racer { perspective } => {
+                let me = perspective.unwrap_or(g.side_to_move());
+                let v = Racer::DEFAULT.value_for(g, me);
+                if g.side_to_move() == me {
+                    v
+                } else {
+                    -v
+                }
+            }
             HalmaEval::Manhattan => Manhattan.evaluate(g),
             HalmaEval::Seed {
                 weights,
@@ -110,9 +125,13 @@ where
 
     fn evaluator(name: Option<&str>) -> Result<HalmaEval, String> {
         match name {
-            None => Ok(HalmaEval::Racer),
+            None => Ok(HalmaEval::Racer { perspective: None }),
             Some(n) => HalmaEval::parse(n),
         }
+    }
+
+    fn player_evaluator(eval: &HalmaEval, player: Player) -> HalmaEval {
+        eval.for_player(player)
     }
 
     fn evaluator_names() -> &'static [&'static str] {
@@ -426,13 +445,13 @@ pub fn tabulate(names: &[String], games: &[GameRecord], per_pair: u32) -> Vec<Ta
         }
     }
     for i in 0..k {
-        for j in 0..k {
+        for (j, won_by_j) in pair_wins.iter().enumerate() {
             if i == j {
                 continue;
             }
             if 2 * pair_wins[i][j] > per_pair {
                 rows[i].wins += 1;
-            } else if 2 * pair_wins[j][i] > per_pair {
+            } else if 2 * won_by_j[i] > per_pair {
                 rows[i].losses += 1;
             } else {
                 rows[i].draws += 1;
@@ -551,7 +570,10 @@ mod tests {
 
     #[test]
     fn evaluation_names_parse() {
-        assert_eq!(HalmaEval::parse("racer").unwrap(), HalmaEval::Racer);
+        assert_eq!(
+            HalmaEval::parse("racer").unwrap(),
+            HalmaEval::Racer { perspective: None }
+        );
         assert_eq!(HalmaEval::parse("Manhattan").unwrap(), HalmaEval::Manhattan);
         assert!(matches!(
             HalmaEval::parse("s7").unwrap(),
@@ -593,7 +615,7 @@ mod tests {
         assert_eq!((t[1].wins, t[1].draws, t[1].losses), (0, 1, 1));
         assert_eq!((t[2].wins, t[2].draws, t[2].losses), (0, 2, 0));
         assert_eq!(t[0].games, [3, 0, 1]);
-        assert_eq!(t[2].games, [1, 1, 1]);
+        assert_eq!(t[2].games, [1, 1, 2]);
         // a: nodes 100 (first), 300 (second), 100, 300 → 200.
         assert_eq!(t[0].avg_nodes, 200.0);
         assert_eq!(t[0].avg_advantage_won, Some(12.0));

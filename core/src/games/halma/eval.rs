@@ -339,12 +339,45 @@ impl Racer {
     }
 }
 
-impl<B: HalmaBoard> Evaluator<Halma<B>> for Racer {
-    fn evaluate(&self, g: &Halma<B>) -> Score {
-        let me = g.side_to_move();
+impl Racer {
+    /// The value of `g` for `me`: `opponent` × the opponent's distance still to go
+    /// minus `me`'s cost. Not antisymmetric (the opponent's cost is not counted), so
+    /// like seed 003's strategies it is meant for the player using it: see
+    /// [`RacerFor`].
+    pub fn value_for<B: HalmaBoard>(&self, g: &Halma<B>, me: Player) -> i32 {
         let op = me.opponent();
         let op_outside = g.pieces(op) & !Halma::<B>::target(op);
         self.opponent * distance_sum(op_outside, Halma::<B>::goal_corner(op)) - self.cost(g, me)
+    }
+}
+
+/// [`Racer`] values every position for the side to move there (correct for a player
+/// at even depths, where horizon positions have the searching player to move).
+impl<B: HalmaBoard> Evaluator<Halma<B>> for Racer {
+    fn evaluate(&self, g: &Halma<B>) -> Score {
+        self.value_for(g, g.side_to_move())
+    }
+}
+
+/// [`Racer`] played by one player: positions are valued for `perspective` and
+/// negated when the other player is to move, at any depth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct RacerFor {
+    /// The weights.
+    pub racer: Racer,
+    /// The player using it.
+    pub perspective: Player,
+}
+
+impl<B: HalmaBoard> Evaluator<Halma<B>> for RacerFor {
+    fn evaluate(&self, g: &Halma<B>) -> Score {
+        let v = self.racer.value_for(g, self.perspective);
+        if g.side_to_move() == self.perspective {
+            v
+        } else {
+            -v
+        }
     }
 }
 
