@@ -5,7 +5,7 @@
 
 use crate::games::HostGame;
 use ply_core::games::halma::board_side;
-use ply_core::games::{Halma16, Halma8, TicTacToe};
+use ply_core::games::{Halma16, Halma8, Kalah, TicTacToe};
 
 /// A command that can run on any game.
 pub trait GameCommand {
@@ -16,7 +16,11 @@ pub trait GameCommand {
 }
 
 /// Names of the games ply knows, with their parameter syntax, for error messages.
-pub const GAMES: &[&str] = &["tictactoe", "halma[:8|:16][:parlett][:no-leave][:plies=N]"];
+pub const GAMES: &[&str] = &[
+    "tictactoe",
+    "kalah[:PITSxSEEDS][:empty-capture]",
+    "halma[:8|:16][:parlett][:no-leave][:plies=N]",
+];
 
 /// Splits a spec into the game name and its parameters (after the first `:`).
 pub fn split(spec: &str) -> (&str, &str) {
@@ -31,6 +35,7 @@ pub fn with_game<C: GameCommand>(spec: &str, cmd: C) -> Result<C::Output, String
     let (name, params) = split(spec.trim());
     match name.to_ascii_lowercase().as_str() {
         "tictactoe" | "tic-tac-toe" | "ttt" => run::<TicTacToe, C>(spec, params, cmd),
+        "kalah" | "mancala" => run::<Kalah, C>(spec, params, cmd),
         "halma" => {
             if board_side(params) == 16 {
                 run::<Halma16, C>(spec, params, cmd)

@@ -1,7 +1,10 @@
 //! The games: one module each, holding all of that game's rules.
 
 pub mod halma;
+pub mod kalah;
+pub mod kalah_solver;
 pub mod tictactoe;
 
 pub use halma::{Halma16, Halma8};
+pub use kalah::Kalah;
 pub use tictactoe::TicTacToe;
