@@ -2,7 +2,10 @@
 
 pub mod draughts;
 pub mod draughts_eval;
+pub mod kalah;
+pub mod kalah_solver;
 pub mod tictactoe;
 
 pub use draughts::Draughts;
+pub use kalah::Kalah;
 pub use tictactoe::TicTacToe;

@@ -1,0 +1,9 @@
+//! Tic-tac-toe firmware: see `ply_firmware_sim::matches::tictactoe`.
+#![no_std]
+#![no_main]
+
+ply_firmware_sim::firmware!(
+    tictactoe,
+    ply_core::games::tictactoe::Square,
+    TICTACTOE_TT_SLOTS
+);
