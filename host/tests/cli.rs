@@ -296,3 +296,18 @@ fn human_input_ending_early_is_an_error_not_a_panic() {
     assert!(!o.status.success());
     assert!(stderr(&o).contains("standard input closed"));
 }
+
+#[test]
+fn output_into_a_closed_pipe_ends_quietly() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ply"))
+        .args(["perft", "tictactoe", "9", "--divide"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run ply");
+    // Close the read end at once: every line ply prints goes into a closed pipe.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = stderr(&out);
+    assert!(!err.contains("panicked"), "{}", err);
+}

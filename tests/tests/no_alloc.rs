@@ -5,8 +5,13 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use ply_core::games::TicTacToe;
+use ply_core::games::draughts_eval::DraughtsEval;
+use ply_core::games::halma::eval::{Manhattan, Racer};
+use ply_core::games::kalah::{KalahEval, KalahRules};
+use ply_core::games::kalah_solver::{EndgameTables, KalahSolver, Quiet, SolverEntry};
+use ply_core::games::{Draughts, Halma16, Halma8, Kalah, TicTacToe};
 use ply_core::perft::perft;
+use ply_core::search::Evaluator;
 use ply_core::search::{
     alphabeta, minimax, Engine, EngineConfig, Limits, NoClock, RandomEval, TtEntry,
 };
@@ -73,4 +78,63 @@ fn tictactoe_generation_perft_search_and_solve_allocate_nothing() {
     });
     assert!(total > 127_872);
     assert_eq!(n, 0, "the core allocated {} times", n);
+}
+
+/// Move generation, checked and unchecked play, perft, text round trips and every
+/// search algorithm on one game, counted.
+fn assert_no_allocation<G: Game, E: Evaluator<G> + Clone>(
+    start: G,
+    eval: E,
+    perft_depth: u32,
+    search_depth: u32,
+) {
+    let mut slots = vec![TtEntry::EMPTY; 1 << 12];
+    let mut text = String::with_capacity(4096);
+    let (n, total) = allocations(|| {
+        let mut sum = perft(&start, perft_depth);
+        let moves = start.legal_moves();
+        for &m in moves.iter() {
+            sum += start.play(m).unwrap().hash() & 1;
+            use std::fmt::Write;
+            text.clear();
+            write!(text, "{}", start.display_move(m)).unwrap();
+            sum += u64::from(start.parse_move(&text).unwrap() == m);
+        }
+        sum += minimax(&start, search_depth.min(2), &eval).nodes;
+        sum += alphabeta(&start, search_depth, &eval).nodes;
+        let mut engine = Engine::new(&mut slots, eval.clone(), NoClock, EngineConfig::default());
+        sum += engine.search(&start, Limits::depth(search_depth)).nodes;
+        sum
+    });
+    assert!(total > 0);
+    assert_eq!(n, 0, "{}: the core allocated {} times", start, n);
+}
+
+#[test]
+fn kalah_rules_search_and_solver_allocate_nothing() {
+    let start = Kalah::start(KalahRules::default());
+    assert_no_allocation(start, KalahEval, 6, 8);
+    let rules = Kalah::parse_rules("3x3").unwrap();
+    let small = Kalah::start(rules);
+    let mut tt = vec![SolverEntry::EMPTY; 1 << 12];
+    let (n, v) = allocations(|| {
+        let mut solver = KalahSolver::new(rules, &mut tt, EndgameTables::none(3, false)).unwrap();
+        solver.solve(&small, &mut Quiet).unwrap()
+    });
+    assert_eq!(v, 2);
+    assert_eq!(n, 0, "the Kalah solver allocated {} times", n);
+}
+
+#[test]
+fn draughts_both_variants_allocate_nothing() {
+    for spec in ["english", "calgary"] {
+        let start = Draughts::start(Draughts::parse_rules(spec).unwrap());
+        assert_no_allocation(start, DraughtsEval::default(), 6, 6);
+    }
+}
+
+#[test]
+fn halma_both_boards_allocate_nothing() {
+    assert_no_allocation(Halma8::start(Default::default()), Manhattan, 3, 3);
+    assert_no_allocation(Halma16::start(Default::default()), Racer::default(), 2, 2);
 }

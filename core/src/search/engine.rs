@@ -23,6 +23,10 @@ use crate::search::{Clock, Evaluator, Limits, Score, INFINITY, MAX_PLY};
 /// Slots of the history table per side (move hashes are folded into them).
 pub const HISTORY_SLOTS: usize = 512;
 
+/// Move lists up to this long are ordered with keys computed once per move (a
+/// small stack array); longer ones (Halma) sort with keys computed per comparison.
+const SCORED_MOVES: usize = 64;
+
 /// Longest principal variation reported.
 pub const MAX_PV: usize = 32;
 
@@ -467,7 +471,7 @@ impl<'t, G: Game, E: Evaluator<G>, C: Clock> Engine<'t, G, E, C> {
         };
         let history = &self.history[game.side_to_move().index()];
         let use_history = self.config.killers_and_history;
-        rest.sort_unstable_by_key(|&m| {
+        let key = |m: G::Move| -> i64 {
             let hint = i64::from(game.move_order_hint(m));
             let killer = if killers[0] == Some(m) {
                 2
@@ -481,8 +485,29 @@ impl<'t, G: Game, E: Evaluator<G>, C: Clock> Engine<'t, G, E, C> {
             } else {
                 0
             };
-            Reverse((hint << 32) | (killer << 24) | hist)
-        });
+            (hint << 32) | (killer << 24) | hist
+        };
+        if rest.len() <= SCORED_MOVES {
+            // Score each move once, then a stable insertion sort (best first): the
+            // key is not recomputed per comparison, and ties keep generation order.
+            let mut keys = [0i64; SCORED_MOVES];
+            for (k, &m) in keys.iter_mut().zip(rest.iter()) {
+                *k = key(m);
+            }
+            for i in 1..rest.len() {
+                let (k, m) = (keys[i], rest[i]);
+                let mut j = i;
+                while j > 0 && keys[j - 1] < k {
+                    keys[j] = keys[j - 1];
+                    rest[j] = rest[j - 1];
+                    j -= 1;
+                }
+                keys[j] = k;
+                rest[j] = m;
+            }
+        } else {
+            rest.sort_unstable_by_key(|&m| Reverse(key(m)));
+        }
     }
 
     fn fill_pv(&mut self, game: &G, report: &mut SearchReport<G::Move>) {
