@@ -13,8 +13,12 @@
 //!
 //! Everything is `no_std` and allocation-free; only `ply-core` is used.
 
+use ply_core::games::draughts::{Draughts, Rules as DraughtsRules};
+use ply_core::games::draughts_eval::DraughtsEval;
+use ply_core::games::halma::eval::Racer;
+use ply_core::games::halma::HalmaRules;
 use ply_core::games::kalah::{Kalah, KalahEval, KalahRules};
-use ply_core::games::TicTacToe;
+use ply_core::games::{Halma16, Halma8, TicTacToe};
 use ply_core::search::{Engine, EngineConfig, Evaluator, FnEval, Limits, NoClock, Score};
 use ply_core::{Game, Outcome};
 
@@ -138,6 +142,10 @@ pub trait Visitor {
 pub fn all(v: &mut impl Visitor) {
     v.visit(tictactoe());
     v.visit(kalah());
+    v.visit(checkers());
+    v.visit(checkers_calgary());
+    v.visit(halma8());
+    v.visit(halma16());
 }
 
 /// Transposition-table entries for tic-tac-toe (5,478 legal positions in all).
@@ -181,3 +189,104 @@ pub fn kalah() -> Match<Kalah, KalahEval> {
         perft_expected: 563_055,
     }
 }
+
+/// Transposition-table entries for English draughts.
+pub const CHECKERS_TT_SLOTS: usize = 512;
+
+/// English draughts (the seed's rules: draw on the third repetition or after 40
+/// moves a side without a man move or capture) with ply's standard evaluation at
+/// depth CHECKERS_DEPTH, quiescence on captures.
+pub fn checkers() -> Match<Draughts, DraughtsEval> {
+    Match {
+        name: "checkers",
+        spec: "checkers",
+        start: Draughts::new(DraughtsRules::english()),
+        eval: DraughtsEval::STANDARD,
+        config: EngineConfig::default(),
+        limits: Limits::depth(CHECKERS_DEPTH),
+        tt_slots: CHECKERS_TT_SLOTS,
+        max_plies: 400,
+        // Published (Bik; OEIS A133046; tests/data/checkers_perft.txt).
+        perft_depth: 6,
+        perft_expected: 36_768,
+    }
+}
+
+/// Search depth of both draughts games.
+pub const CHECKERS_DEPTH: u32 = 6;
+
+/// Transposition-table entries for Calgary draughts.
+pub const CHECKERS_CALGARY_TT_SLOTS: usize = 512;
+
+/// Calgary draughts (repetitions illegal, draw after 64 moves a side without a man
+/// move or capture: the longest limit the 128-entry king-move history allows) with
+/// the same evaluation and depth as English.
+pub fn checkers_calgary() -> Match<Draughts, DraughtsEval> {
+    Match {
+        name: "checkers_calgary",
+        spec: "checkers:calgary",
+        start: Draughts::new(DraughtsRules::calgary()),
+        eval: DraughtsEval::STANDARD,
+        config: EngineConfig::default(),
+        limits: Limits::depth(CHECKERS_DEPTH),
+        tt_slots: CHECKERS_CALGARY_TT_SLOTS,
+        max_plies: 400,
+        // Calgary equals English below depth 9 (tests/data/checkers_perft.txt).
+        perft_depth: 6,
+        perft_expected: 36_768,
+    }
+}
+
+/// Transposition-table entries for Halma 8×8.
+pub const HALMA8_TT_SLOTS: usize = 1024;
+
+/// Halma 8×8 (seed 000's rules, draw after 1000 plies) with ply's `Racer`
+/// evaluation at depth HALMA8_DEPTH.
+pub fn halma8() -> Match<Halma8, Racer> {
+    Match {
+        name: "halma8",
+        spec: "halma:8",
+        start: Halma8::new(HalmaRules::default()),
+        eval: Racer::DEFAULT,
+        config: EngineConfig::default(),
+        limits: Limits::depth(HALMA8_DEPTH),
+        tt_slots: HALMA8_TT_SLOTS,
+        max_plies: 1000,
+        // notes/halma.md, computed independently by two programs.
+        perft_depth: 3,
+        perft_expected: 20_050,
+    }
+}
+
+/// Search depth of Halma 8×8.
+pub const HALMA8_DEPTH: u32 = 2;
+
+/// Transposition-table entries for Halma 16×16.
+pub const HALMA16_TT_SLOTS: usize = 512;
+
+/// Plies after which the Halma 16×16 game is drawn (the rule `plies=N`).
+pub const HALMA16_MAX_PLIES: u16 = 200;
+
+/// Halma 16×16 (seed 003's rules with the draw limit `plies=HALMA16_MAX_PLIES`)
+/// with `Racer` at depth HALMA16_DEPTH.
+pub fn halma16() -> Match<Halma16, Racer> {
+    Match {
+        name: "halma16",
+        spec: "halma:16:plies=200",
+        start: Halma16::new(HalmaRules {
+            max_plies: HALMA16_MAX_PLIES,
+            ..HalmaRules::default()
+        }),
+        eval: Racer::DEFAULT,
+        config: EngineConfig::default(),
+        limits: Limits::depth(HALMA16_DEPTH),
+        tt_slots: HALMA16_TT_SLOTS,
+        max_plies: HALMA16_MAX_PLIES as u32,
+        // notes/halma.md, computed independently by two programs.
+        perft_depth: 2,
+        perft_expected: 1_600,
+    }
+}
+
+/// Search depth of Halma 16×16.
+pub const HALMA16_DEPTH: u32 = 2;
