@@ -190,12 +190,15 @@ pub fn kalah() -> Match<Kalah, KalahEval> {
     }
 }
 
-/// Transposition-table entries for English draughts.
+/// Transposition-table entries for English draughts: 512 (32-byte entries, 16 KiB),
+/// which leaves 48 KiB of stack for up to 6 + 32 (quiescence) searched plies of about
+/// 1 KiB each (an 820-byte move list and a 160-byte position); with 1024 slots the
+/// depth-8 game overflowed the stack.
 pub const CHECKERS_TT_SLOTS: usize = 512;
 
 /// English draughts (the seed's rules: draw on the third repetition or after 40
 /// moves a side without a man move or capture) with ply's standard evaluation at
-/// depth CHECKERS_DEPTH, quiescence on captures.
+/// depth [`CHECKERS_DEPTH`], quiescence on captures.
 pub fn checkers() -> Match<Draughts, DraughtsEval> {
     Match {
         name: "checkers",
@@ -215,7 +218,7 @@ pub fn checkers() -> Match<Draughts, DraughtsEval> {
 /// Search depth of both draughts games.
 pub const CHECKERS_DEPTH: u32 = 6;
 
-/// Transposition-table entries for Calgary draughts.
+/// Transposition-table entries for Calgary draughts (as [`CHECKERS_TT_SLOTS`]).
 pub const CHECKERS_CALGARY_TT_SLOTS: usize = 512;
 
 /// Calgary draughts (repetitions illegal, draw after 64 moves a side without a man
@@ -231,9 +234,11 @@ pub fn checkers_calgary() -> Match<Draughts, DraughtsEval> {
         limits: Limits::depth(CHECKERS_DEPTH),
         tt_slots: CHECKERS_CALGARY_TT_SLOTS,
         max_plies: 400,
-        // Calgary equals English below depth 9 (tests/data/checkers_perft.txt).
-        perft_depth: 6,
-        perft_expected: 36_768,
+        // The first depth where Calgary differs from English (3,963,680): no
+        // repetition draw, but a king may not repeat a position (computed
+        // independently; tests/data/checkers_perft.txt).
+        perft_depth: 9,
+        perft_expected: 3_963_629,
     }
 }
 
@@ -241,7 +246,8 @@ pub fn checkers_calgary() -> Match<Draughts, DraughtsEval> {
 pub const HALMA8_TT_SLOTS: usize = 1024;
 
 /// Halma 8×8 (seed 000's rules, draw after 1000 plies) with ply's `Racer`
-/// evaluation at depth HALMA8_DEPTH.
+/// evaluation at depth [`HALMA8_DEPTH`] (even: `Racer` values positions for the side
+/// to move).
 pub fn halma8() -> Match<Halma8, Racer> {
     Match {
         name: "halma8",
@@ -261,30 +267,27 @@ pub fn halma8() -> Match<Halma8, Racer> {
 /// Search depth of Halma 8×8.
 pub const HALMA8_DEPTH: u32 = 2;
 
-/// Transposition-table entries for Halma 16×16.
+/// Transposition-table entries for Halma 16×16: 512 (12 KiB), so that the 2.7 KiB
+/// move list of every searched ply fits the stack.
 pub const HALMA16_TT_SLOTS: usize = 512;
 
-/// Plies after which the Halma 16×16 game is drawn (the rule `plies=N`).
-pub const HALMA16_MAX_PLIES: u16 = 200;
-
-/// Halma 16×16 (seed 003's rules with the draw limit `plies=HALMA16_MAX_PLIES`)
-/// with `Racer` at depth HALMA16_DEPTH.
+/// Halma 16×16 (seed 003's rules, draw after 1000 plies) with `Racer` at depth
+/// [`HALMA16_DEPTH`]: the second player wins after 212 plies (about 35 s under QEMU).
+/// Depth 1 is cheaper but never finishes (a draw by the 1000-ply limit): `Racer`
+/// values positions for the side to move, which is right at even depths.
 pub fn halma16() -> Match<Halma16, Racer> {
     Match {
         name: "halma16",
-        spec: "halma:16:plies=200",
-        start: Halma16::new(HalmaRules {
-            max_plies: HALMA16_MAX_PLIES,
-            ..HalmaRules::default()
-        }),
+        spec: "halma:16",
+        start: Halma16::new(HalmaRules::default()),
         eval: Racer::DEFAULT,
         config: EngineConfig::default(),
         limits: Limits::depth(HALMA16_DEPTH),
         tt_slots: HALMA16_TT_SLOTS,
-        max_plies: HALMA16_MAX_PLIES as u32,
+        max_plies: 1000,
         // notes/halma.md, computed independently by two programs.
-        perft_depth: 2,
-        perft_expected: 1_600,
+        perft_depth: 3,
+        perft_expected: 85_440,
     }
 }
 
