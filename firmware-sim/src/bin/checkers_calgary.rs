@@ -2,4 +2,8 @@
 #![no_std]
 #![no_main]
 
-ply_firmware_sim::firmware!(checkers_calgary, ply_core::games::draughts::Move, CHECKERS_CALGARY_TT_SLOTS);
+ply_firmware_sim::firmware!(
+    checkers_calgary,
+    ply_core::games::draughts::Move,
+    CHECKERS_CALGARY_TT_SLOTS
+);
