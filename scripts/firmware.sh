@@ -57,8 +57,8 @@ for game in "${games[@]}"; do
     "$decode" "$elf" "$log_dir/$game.defmt" | tee "$log_dir/$game.log" || failed=1
     # One row of the README's table: flash = text + data, static RAM = data + bss.
     read -r text data bss _ < <(arm-none-eabi-size "$elf" | tail -n 1)
-    field() { grep -m1 "^$1 " "$log_dir/$game.log" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
-    rows+=("| $game | $((text + data)) | $((data + bss)) | $(field stack used) | $(field result nodes) | $(field result ticks) | $(field perft depth): $(field perft nodes) | $(field perft ticks) | $(grep -m1 '^result ' "$log_dir/$game.log" | sed 's/^result \(.*\) plies=\([0-9]*\).*/\1, \2 plies/') |")
+    field() { { grep -m1 "^$1 " "$log_dir/$game.log" || true; } | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+    rows+=("| $game | $((text + data)) | $((data + bss)) | $(field stack used) | $(field result nodes) | $(field result ticks) | $(field perft depth): $(field perft nodes) | $(field perft ticks) | $({ grep -m1 '^result ' "$log_dir/$game.log" || echo "result none plies=0"; } | sed 's/^result \(.*\) plies=\([0-9]*\).*/\1, \2 plies/') |")
     sizes+=("| $game | $(field sizes state) | $(field sizes move) | $(field sizes movelist) | $(field sizes tt_slots) × $(field sizes tt_entry) = $(field sizes tt_bytes) | $(field sizes engine) |")
     case "$status" in
         0) echo "-- $game: exit 0, every check passed" ;;

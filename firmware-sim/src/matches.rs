@@ -13,8 +13,12 @@
 //!
 //! Everything is `no_std` and allocation-free; only `ply-core` is used.
 
+use ply_core::games::draughts::{Draughts, Rules as DraughtsRules};
+use ply_core::games::draughts_eval::DraughtsEval;
+use ply_core::games::halma::eval::Racer;
+use ply_core::games::halma::HalmaRules;
 use ply_core::games::kalah::{Kalah, KalahEval, KalahRules};
-use ply_core::games::TicTacToe;
+use ply_core::games::{Halma16, Halma8, TicTacToe};
 use ply_core::search::{Engine, EngineConfig, Evaluator, FnEval, Limits, NoClock, Score};
 use ply_core::{Game, Outcome};
 
@@ -138,6 +142,10 @@ pub trait Visitor {
 pub fn all(v: &mut impl Visitor) {
     v.visit(tictactoe());
     v.visit(kalah());
+    v.visit(checkers());
+    v.visit(checkers_calgary());
+    v.visit(halma8());
+    v.visit(halma16());
 }
 
 /// Transposition-table entries for tic-tac-toe (5,478 legal positions in all).
@@ -181,3 +189,107 @@ pub fn kalah() -> Match<Kalah, KalahEval> {
         perft_expected: 563_055,
     }
 }
+
+/// Transposition-table entries for English draughts: 512 (32-byte entries, 16 KiB),
+/// which leaves 48 KiB of stack for up to 6 + 32 (quiescence) searched plies of about
+/// 1 KiB each (an 820-byte move list and a 160-byte position); with 1024 slots the
+/// depth-8 game overflowed the stack.
+pub const CHECKERS_TT_SLOTS: usize = 512;
+
+/// English draughts (the seed's rules: draw on the third repetition or after 40
+/// moves a side without a man move or capture) with ply's standard evaluation at
+/// depth [`CHECKERS_DEPTH`], quiescence on captures.
+pub fn checkers() -> Match<Draughts, DraughtsEval> {
+    Match {
+        name: "checkers",
+        spec: "checkers",
+        start: Draughts::new(DraughtsRules::english()),
+        eval: DraughtsEval::STANDARD,
+        config: EngineConfig::default(),
+        limits: Limits::depth(CHECKERS_DEPTH),
+        tt_slots: CHECKERS_TT_SLOTS,
+        max_plies: 400,
+        // Published (Bik; OEIS A133046; tests/data/checkers_perft.txt).
+        perft_depth: 6,
+        perft_expected: 36_768,
+    }
+}
+
+/// Search depth of both draughts games.
+pub const CHECKERS_DEPTH: u32 = 6;
+
+/// Transposition-table entries for Calgary draughts (as [`CHECKERS_TT_SLOTS`]).
+pub const CHECKERS_CALGARY_TT_SLOTS: usize = 512;
+
+/// Calgary draughts (repetitions illegal, draw after 64 moves a side without a man
+/// move or capture: the longest limit the 128-entry king-move history allows) with
+/// the same evaluation and depth as English.
+pub fn checkers_calgary() -> Match<Draughts, DraughtsEval> {
+    Match {
+        name: "checkers_calgary",
+        spec: "checkers:calgary",
+        start: Draughts::new(DraughtsRules::calgary()),
+        eval: DraughtsEval::STANDARD,
+        config: EngineConfig::default(),
+        limits: Limits::depth(CHECKERS_DEPTH),
+        tt_slots: CHECKERS_CALGARY_TT_SLOTS,
+        max_plies: 400,
+        // The first depth where Calgary differs from English (3,963,680): no
+        // repetition draw, but a king may not repeat a position (computed
+        // independently; tests/data/checkers_perft.txt).
+        perft_depth: 9,
+        perft_expected: 3_963_629,
+    }
+}
+
+/// Transposition-table entries for Halma 8×8.
+pub const HALMA8_TT_SLOTS: usize = 1024;
+
+/// Halma 8×8 (seed 000's rules, draw after 1000 plies) with ply's `Racer`
+/// evaluation at depth [`HALMA8_DEPTH`] (even: `Racer` values positions for the side
+/// to move).
+pub fn halma8() -> Match<Halma8, Racer> {
+    Match {
+        name: "halma8",
+        spec: "halma:8",
+        start: Halma8::new(HalmaRules::default()),
+        eval: Racer::DEFAULT,
+        config: EngineConfig::default(),
+        limits: Limits::depth(HALMA8_DEPTH),
+        tt_slots: HALMA8_TT_SLOTS,
+        max_plies: 1000,
+        // notes/halma.md, computed independently by two programs.
+        perft_depth: 3,
+        perft_expected: 20_050,
+    }
+}
+
+/// Search depth of Halma 8×8.
+pub const HALMA8_DEPTH: u32 = 2;
+
+/// Transposition-table entries for Halma 16×16: 512 (12 KiB), so that the 2.7 KiB
+/// move list of every searched ply fits the stack.
+pub const HALMA16_TT_SLOTS: usize = 512;
+
+/// Halma 16×16 (seed 003's rules, draw after 1000 plies) with `Racer` at depth
+/// [`HALMA16_DEPTH`]: the second player wins after 212 plies (about 35 s under QEMU).
+/// Depth 1 is cheaper but never finishes (a draw by the 1000-ply limit): `Racer`
+/// values positions for the side to move, which is right at even depths.
+pub fn halma16() -> Match<Halma16, Racer> {
+    Match {
+        name: "halma16",
+        spec: "halma:16",
+        start: Halma16::new(HalmaRules::default()),
+        eval: Racer::DEFAULT,
+        config: EngineConfig::default(),
+        limits: Limits::depth(HALMA16_DEPTH),
+        tt_slots: HALMA16_TT_SLOTS,
+        max_plies: 1000,
+        // notes/halma.md, computed independently by two programs.
+        perft_depth: 3,
+        perft_expected: 85_440,
+    }
+}
+
+/// Search depth of Halma 16×16.
+pub const HALMA16_DEPTH: u32 = 2;
