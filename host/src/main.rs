@@ -3,7 +3,7 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
-use ply_host::commands::{moves, perft, play, search, solve, tournament};
+use ply_host::commands::{bench, moves, perft, play, search, solve, tournament};
 use ply_host::spec::with_game;
 
 /// Two-player board games: tic-tac-toe, Kalah, English draughts, Halma.
@@ -52,6 +52,9 @@ enum Command {
         /// One line per root move.
         #[arg(long)]
         divide: bool,
+        /// Count on this many threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
     },
     /// List the legal moves, one per line.
     Moves {
@@ -68,9 +71,16 @@ enum Command {
         pos: PositionArgs,
         #[command(flatten)]
         budget: BudgetArgs,
-        /// minimax, alphabeta or engine (iterative deepening with a table).
+        /// minimax, alphabeta, engine (iterative deepening with a table), or a
+        /// parallel strategy: toplevel, chunked, ybwc, lazysmp, abdada.
         #[arg(long, default_value = "engine")]
         algo: String,
+        /// Threads for the parallel strategies.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// ybwc: split at nodes with at least this many plies left (default: depth - 3, at least 2).
+        #[arg(long)]
+        parallel_depth: Option<u32>,
         /// The evaluation (game-specific names).
         #[arg(long)]
         eval: Option<String>,
@@ -107,6 +117,37 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         max_plies: u32,
     },
+    /// Time the parallel strategies against sequential alpha-beta at a fixed depth.
+    Bench {
+        /// The game spec.
+        game: String,
+        #[command(flatten)]
+        pos: PositionArgs,
+        /// Search depth in plies.
+        #[arg(long)]
+        depth: u32,
+        /// Strategies, comma-separated: minimax, alphabeta, toplevel, chunked, ybwc, lazysmp, abdada.
+        #[arg(long, default_value = "alphabeta,toplevel,chunked,ybwc,lazysmp,abdada")]
+        algo: String,
+        /// Thread counts, comma-separated.
+        #[arg(long, default_value = "1,2")]
+        threads: String,
+        /// Runs per configuration (the table shows the median and the spread).
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
+        /// The evaluation (game-specific names).
+        #[arg(long)]
+        eval: Option<String>,
+        /// ybwc: split at nodes with at least this many plies left.
+        #[arg(long)]
+        parallel_depth: Option<u32>,
+        /// Lazy SMP shared table size in MiB.
+        #[arg(long, default_value_t = 16)]
+        hash_mb: usize,
+        /// Draw speedup against threads into this SVG file.
+        #[arg(long)]
+        plot: Option<std::path::PathBuf>,
+    },
     /// Two AI configurations play each other with colours swapped.
     Tournament {
         /// The game spec.
@@ -141,6 +182,7 @@ fn run(cli: Cli) -> Result<(), String> {
             depth,
             pos,
             divide,
+            threads,
         } => {
             if depth > MAX_PERFT_DEPTH {
                 return Err(format!(
@@ -155,6 +197,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     position: pos.position,
                     after: pos.after,
                     divide,
+                    threads,
                 },
             )
             .map(drop)
@@ -174,6 +217,8 @@ fn run(cli: Cli) -> Result<(), String> {
             algo,
             eval,
             hash_mb,
+            threads,
+            parallel_depth,
         } => {
             if hash_mb > 1 << 16 {
                 return Err(format!("--hash-mb {} is too large: at most 65536", hash_mb));
@@ -189,6 +234,40 @@ fn run(cli: Cli) -> Result<(), String> {
                     algo,
                     eval,
                     hash_mb,
+                    threads,
+                    parallel_depth,
+                },
+            )
+            .map(drop)
+        }
+        Command::Bench {
+            game,
+            pos,
+            depth,
+            algo,
+            threads,
+            runs,
+            eval,
+            parallel_depth,
+            hash_mb,
+            plot,
+        } => {
+            if hash_mb > 1 << 16 {
+                return Err(format!("--hash-mb {} is too large: at most 65536", hash_mb));
+            }
+            with_game(
+                &game,
+                bench::Bench {
+                    position: pos.position,
+                    after: pos.after,
+                    depth,
+                    algos: bench::parse_algos(&algo)?,
+                    threads: bench::parse_threads(&threads)?,
+                    runs,
+                    eval,
+                    parallel_depth,
+                    hash_mb,
+                    plot,
                 },
             )
             .map(drop)

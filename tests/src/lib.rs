@@ -1,5 +1,9 @@
-//! Cross-crate and snapshot tests of ply live in `tests/`; this library holds what
-//! several of them share.
+//! Cross-crate and snapshot tests of ply live in `tests/`.
+//!
+//! The library part holds what more than one test or tool needs: [`firmware`], the
+//! host side of the Cortex-M firmware in `firmware-sim/`; [`differential`], the
+//! comparison with OpenSpiel's fixtures.
 #![warn(missing_docs)]
 
 pub mod differential;
+pub mod firmware;

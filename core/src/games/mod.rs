@@ -1,5 +1,8 @@
 //! The games: one module each, holding all of that game's rules.
 
+pub mod kalah;
+pub mod kalah_solver;
 pub mod tictactoe;
 
+pub use kalah::Kalah;
 pub use tictactoe::TicTacToe;

@@ -1,6 +1,7 @@
 //! The `ply` subcommands, each generic over [`crate::HostGame`] and run through
 //! [`crate::spec::with_game`].
 
+pub mod bench;
 pub mod moves;
 pub mod perft;
 pub mod play;

@@ -1,4 +1,4 @@
-//! `ply perft GAME DEPTH [--position P] [--after M...] [--divide]`.
+//! `ply perft GAME DEPTH [--position P] [--after M...] [--divide] [--threads N]`.
 
 use std::time::Instant;
 
@@ -20,6 +20,8 @@ pub struct Perft {
     pub after: Vec<String>,
     /// One line per root move.
     pub divide: bool,
+    /// Threads (1: the sequential count of the core).
+    pub threads: usize,
 }
 
 impl GameCommand for Perft {
@@ -27,7 +29,23 @@ impl GameCommand for Perft {
     fn run<G: HostGame>(self, rules: G::Rules) -> Result<u64, String> {
         let game: G = setup(rules, self.position.as_deref(), &self.after)?;
         let t = Instant::now();
-        let total = if self.divide {
+        let total = if self.threads != 1 {
+            let err = |e: crate::parallel::ParallelError| e.to_string();
+            if self.divide {
+                let lines = crate::parallel::perft::perft_divide(&game, self.depth, self.threads)
+                    .map_err(err)?;
+                for &(mv, n) in &lines {
+                    println!("{}: {}", game.display_move(mv), n);
+                }
+                if self.depth == 0 {
+                    1
+                } else {
+                    lines.iter().map(|&(_, n)| n).sum()
+                }
+            } else {
+                crate::parallel::perft::perft(&game, self.depth, self.threads).map_err(err)?
+            }
+        } else if self.divide {
             perft_divide(&game, self.depth, |mv, n| {
                 println!("{}: {}", game.display_move(mv), n)
             })

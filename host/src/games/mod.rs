@@ -5,6 +5,7 @@
 use ply_core::search::Evaluator;
 use ply_core::{Game, Player};
 
+pub mod kalah;
 pub mod tictactoe;
 
 /// The exact value of a position and of each of its moves.

@@ -1,0 +1,141 @@
+//! `ply-core` as Cortex-M4 firmware.
+//!
+//! Each game is one binary (`src/bin/<game>.rs`) that hands its [`matches::Match`]
+//! and a `static` transposition table to [`run`]. `run` plays the fixed AI-versus-AI
+//! game, logging every move, the result and the node count with defmt over
+//! semihosting, runs perft, logs the stack high-water mark, and ends QEMU through
+//! semihosting with status 0 when every check passed and non-zero otherwise. A
+//! panic or a HardFault also ends QEMU, with its own failing status.
+//!
+//! No allocator exists: every buffer is a `static` or lives on the stack.
+#![no_std]
+#![warn(missing_docs)]
+
+pub mod matches;
+pub mod rt;
+
+use core::mem::size_of;
+
+use ply_core::search::{Engine, Evaluator, NoClock, TtEntry, MAX_PLY};
+use ply_core::Game;
+
+use crate::matches::Match;
+
+use defmt_semihosting as _;
+
+/// Exit status: every check passed.
+pub const EXIT_OK: i32 = 0;
+/// Exit status: the firmware ran to its end but a check failed (logged as `FAIL`).
+pub const EXIT_MISMATCH: i32 = 1;
+/// Exit status: a panic.
+pub const EXIT_PANIC: i32 = 101;
+/// Exit status: a HardFault.
+pub const EXIT_HARDFAULT: i32 = 102;
+
+/// Longest move notation the log carries.
+const NOTATION_BYTES: usize = 96;
+
+/// Plays `m` with `tt` as the transposition table, runs its perft, logs everything
+/// and exits QEMU. Never returns.
+///
+/// The log is a sequence of defmt `println!` lines; `tests/tests/firmware.rs`
+/// reads them back (the formats below are its protocol).
+pub fn run<G: Game, E: Evaluator<G>>(m: Match<G, E>, tt: &'static mut [TtEntry<G::Move>]) -> ! {
+    rt::start_ticks();
+    let mut failures = 0u32;
+    defmt::println!("game {=str} spec={=str}", m.name, m.spec);
+    defmt::println!(
+        "sizes state={=usize} move={=usize} movelist={=usize} tt_entry={=usize} tt_slots={=usize} tt_bytes={=usize} engine={=usize} max_ply={=usize}",
+        size_of::<G>(),
+        size_of::<G::Move>(),
+        size_of::<G::MoveList>(),
+        size_of::<TtEntry<G::Move>>(),
+        tt.len(),
+        core::mem::size_of_val(tt),
+        size_of::<Engine<'static, G, &E, NoClock>>(),
+        MAX_PLY,
+    );
+    if tt.len() != m.tt_slots {
+        defmt::println!(
+            "FAIL table has {=usize} slots, the match says {=usize}",
+            tt.len(),
+            m.tt_slots
+        );
+        failures += 1;
+    }
+
+    // The game: one engine for both sides, for the whole game.
+    let t0 = rt::ticks();
+    let mut engine = Engine::new(tt, &m.eval, NoClock, m.config);
+    let mut notation_overflow = false;
+    let played = matches::play(&m, &mut engine, |r| {
+        let mut text = heapless::String::<NOTATION_BYTES>::new();
+        if r.before.write_move(r.mv, &mut text).is_err() {
+            notation_overflow = true;
+        }
+        defmt::println!(
+            "move {=u32} {=str} value={=i32} depth={=u32} nodes={=u64}",
+            r.ply,
+            text.as_str(),
+            r.value,
+            r.depth,
+            r.nodes
+        );
+    });
+    let game_ticks = rt::ticks() - t0;
+    if notation_overflow {
+        defmt::println!(
+            "FAIL a move's notation is longer than {=usize} bytes",
+            NOTATION_BYTES
+        );
+        failures += 1;
+    }
+    match played {
+        Ok(finish) => defmt::println!(
+            "result {=str} plies={=u32} nodes={=u64} ticks={=u64}",
+            matches::result_text(finish.outcome),
+            finish.plies,
+            finish.nodes,
+            game_ticks
+        ),
+        Err(why) => {
+            defmt::println!("FAIL game: {=str}", why);
+            failures += 1;
+        }
+    }
+
+    // Perft from the start position.
+    let t0 = rt::ticks();
+    let count = ply_core::perft::perft(&m.start, m.perft_depth);
+    let perft_ticks = rt::ticks() - t0;
+    defmt::println!(
+        "perft depth={=u32} nodes={=u64} ticks={=u64}",
+        m.perft_depth,
+        count,
+        perft_ticks
+    );
+    if count != m.perft_expected {
+        defmt::println!("FAIL perft expected {=u64}", m.perft_expected);
+        failures += 1;
+    }
+
+    // The stack: how deep the painted region was scrubbed.
+    let stack = rt::stack_usage();
+    defmt::println!(
+        "stack used={=u32} of={=u32}",
+        stack.used_bytes,
+        stack.total_bytes
+    );
+    if stack.used_bytes >= stack.total_bytes {
+        defmt::println!("FAIL the stack used all of its region: it may have overflowed");
+        failures += 1;
+    }
+
+    let status = if failures == 0 {
+        EXIT_OK
+    } else {
+        EXIT_MISMATCH
+    };
+    defmt::println!("exit {=i32} failures={=u32}", status, failures);
+    rt::exit(status)
+}

@@ -1,0 +1,160 @@
+//! The fixed AI-versus-AI games and perft runs the firmware plays.
+//!
+//! This one file is compiled twice: into the firmware (for `thumbv7em-none-eabihf`)
+//! and, through `#[path]`, into the host comparison test `tests/tests/firmware.rs`.
+//! Both therefore play with exactly the same settings — start position, evaluation,
+//! engine configuration, depth, table size — and the same game loop, so any
+//! difference in the moves, node counts or perft totals is a difference in how
+//! `ply-core` behaves on the two instruction sets.
+//!
+//! Adding a game: write a `fn` returning its [`Match`] here, call it from [`all`],
+//! and add a five-line `src/bin/<name>.rs` that hands it to `ply_firmware_sim::run`.
+//!
+//! Everything is `no_std` and allocation-free; only `ply-core` is used.
+
+use ply_core::games::TicTacToe;
+use ply_core::search::{Engine, EngineConfig, Evaluator, FnEval, Limits, NoClock, Score};
+use ply_core::{Game, Outcome};
+
+/// An evaluation that is a plain function: nameable in a `static` or a type.
+pub type FnPtrEval<G> = FnEval<fn(&G) -> Score>;
+
+/// One fixed AI-versus-AI game and one perft run of a game.
+///
+/// The same engine (one transposition table of `tt_slots` entries, one set of
+/// killer and history tables) searches every move for both sides, in order, under
+/// `limits`; depth limits (no time limit) make the game deterministic.
+#[derive(Clone, Copy, Debug)]
+pub struct Match<G: Game, E> {
+    /// The name: the firmware binary is `src/bin/<name>.rs`.
+    pub name: &'static str,
+    /// The game spec as the host CLI writes it (`name[:params]`), for the log.
+    pub spec: &'static str,
+    /// Where the game starts.
+    pub start: G,
+    /// The evaluation both sides use at the horizon.
+    pub eval: E,
+    /// The engine's switches.
+    pub config: EngineConfig,
+    /// The budget of every move's search (a depth: deterministic).
+    pub limits: Limits,
+    /// Entries of the transposition table (the firmware's is a `static` array).
+    pub tt_slots: usize,
+    /// The game is stopped, unfinished, after this many plies.
+    pub max_plies: u32,
+    /// Perft is run from `start` to this depth…
+    pub perft_depth: u32,
+    /// …and must count this many leaves (a published or independently known count).
+    pub perft_expected: u64,
+}
+
+/// How a played match ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Finish {
+    /// The outcome of the final position (`Ongoing` if `max_plies` stopped it).
+    pub outcome: Outcome,
+    /// Plies played.
+    pub plies: u32,
+    /// Nodes searched over all moves of both sides.
+    pub nodes: u64,
+}
+
+/// One move of a match, as the game loop reports it.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveRecord<G: Game> {
+    /// 1 for the first move of the game.
+    pub ply: u32,
+    /// The position the move was chosen in.
+    pub before: G,
+    /// The move played.
+    pub mv: G::Move,
+    /// The search's value of the move for the side that played it.
+    pub value: Score,
+    /// The deepest completed iteration.
+    pub depth: u32,
+    /// Nodes the search of this move visited.
+    pub nodes: u64,
+}
+
+/// The result as the firmware logs it and the host test expects it.
+pub fn result_text(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Ongoing => "unfinished",
+        Outcome::Draw => "draw",
+        Outcome::Win(ply_core::Player::First) => "first player wins",
+        Outcome::Win(ply_core::Player::Second) => "second player wins",
+    }
+}
+
+/// Plays `m` to its end (or `max_plies`) with `engine` choosing every move, and
+/// calls `on_move` after each. Every chosen move goes through the checked
+/// [`Game::play`]; an illegal choice, or no choice in an unfinished position, is an
+/// error naming what went wrong.
+pub fn play<G: Game, E: Evaluator<G>>(
+    m: &Match<G, E>,
+    engine: &mut Engine<'_, G, &E, NoClock>,
+    mut on_move: impl FnMut(&MoveRecord<G>),
+) -> Result<Finish, &'static str> {
+    let mut game = m.start;
+    let mut plies = 0;
+    let mut nodes = 0;
+    while plies < m.max_plies && !game.outcome().is_over() {
+        let report = engine.search(&game, m.limits);
+        nodes += report.nodes;
+        let Some(mv) = report.best_move else {
+            return Err("the engine chose no move in an unfinished game");
+        };
+        let next = match game.play(mv) {
+            Ok(next) => next,
+            Err(_) => return Err("the engine chose an illegal move"),
+        };
+        plies += 1;
+        on_move(&MoveRecord {
+            ply: plies,
+            before: game,
+            mv,
+            value: report.value,
+            depth: report.depth,
+            nodes: report.nodes,
+        });
+        game = next;
+    }
+    Ok(Finish {
+        outcome: game.outcome(),
+        plies,
+        nodes,
+    })
+}
+
+/// Receives every match, whatever its game type.
+pub trait Visitor {
+    /// Called once per match, in the order of [`all`].
+    fn visit<G: Game, E: Evaluator<G>>(&mut self, m: Match<G, E>);
+}
+
+/// Every match the firmware has, one binary each.
+pub fn all(v: &mut impl Visitor) {
+    v.visit(tictactoe());
+}
+
+/// Transposition-table entries for tic-tac-toe (5,478 legal positions in all).
+pub const TICTACTOE_TT_SLOTS: usize = 1024;
+
+/// Tic-tac-toe searched to the end of the game (depth 9) with a zero evaluation:
+/// perfect play on both sides, so a draw.
+pub fn tictactoe() -> Match<TicTacToe, FnPtrEval<TicTacToe>> {
+    Match {
+        name: "tictactoe",
+        spec: "tictactoe",
+        start: TicTacToe::new(),
+        eval: FnEval(|_| 0),
+        config: EngineConfig::default(),
+        limits: Limits::depth(9),
+        tt_slots: TICTACTOE_TT_SLOTS,
+        max_plies: 9,
+        // Every game of up to 9 plies: the published 255,168 games end at
+        // plies 5–9; perft(9) counts the 127,872 that last all nine.
+        perft_depth: 9,
+        perft_expected: 127_872,
+    }
+}

@@ -1,0 +1,452 @@
+//! Kalah in the `ply` tools: `kalah[:PITSxSEEDS][:empty-capture]`.
+//!
+//! * Evaluations: `ply` (default, [`KalahEval`]) and `store` (the seed's store
+//!   difference, [`StoreDifference`]).
+//! * `ply play` draws the board as the seed's program does (the second player's row
+//!   on top, right to left, its store on the left) and announces "chooses pit N".
+//! * `ply solve` runs the exact solver of `ply_core::games::kalah_solver`, with its
+//!   endgame tables kept on disk and built on demand, on all cores.
+//!
+//! Settings of `ply solve kalah` (environment variables):
+//! * `PLY_TABLES_DIR`: where endgame tables live (default `$XDG_CACHE_HOME/ply`,
+//!   else `$HOME/.cache/ply`, else `.ply-tables`);
+//! * `PLY_KALAH_TABLE_SEEDS`: seeds in play the tables cover (default by board size,
+//!   see [`default_table_seeds`]; `0` for none);
+//! * `PLY_HASH_MB`: transposition table MiB per solving thread (default 256, 8 when
+//!   the tables cover all but a few seeds);
+//! * `PLY_THREADS`: threads (default: the machine's cores).
+
+use std::fs;
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicI8, AtomicUsize, Ordering};
+use std::sync::{mpsc, Mutex};
+use std::time::Instant;
+
+use ply_core::games::kalah::{Kalah, KalahEval, Pit, StoreDifference};
+use ply_core::games::kalah_solver::{
+    build_layer, layer_range, table_len, EndgameTables, KalahSolver, SolveControl, SolveProgress,
+    SolverConfig, SolverEntry, UNKNOWN,
+};
+use ply_core::search::{Evaluator, Score};
+use ply_core::{Game, Outcome, Player};
+
+use crate::games::{HostGame, SolveOutput};
+
+/// The Kalah evaluations a player can choose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KalahEvalChoice {
+    /// ply's evaluation ([`KalahEval`]).
+    Ply,
+    /// The seed's store difference ([`StoreDifference`]).
+    Store,
+}
+
+impl Evaluator<Kalah> for KalahEvalChoice {
+    fn evaluate(&self, g: &Kalah) -> Score {
+        match self {
+            KalahEvalChoice::Ply => KalahEval.evaluate(g),
+            KalahEvalChoice::Store => StoreDifference.evaluate(g),
+        }
+    }
+
+    fn terminal(&self, g: &Kalah, outcome: Outcome, ply: u32) -> Score {
+        match self {
+            KalahEvalChoice::Ply => KalahEval.terminal(g, outcome, ply),
+            KalahEvalChoice::Store => StoreDifference.terminal(g, outcome, ply),
+        }
+    }
+}
+
+/// The seeds in play the endgame tables cover by default for `pits` pits a row:
+/// as many as build in well under a minute on two cores and fit a few hundred MB.
+pub fn default_table_seeds(pits: u8) -> u32 {
+    match pits {
+        1..=3 => 30,
+        4 => 26,
+        5 => 22,
+        6 => 18,
+        _ => 14,
+    }
+}
+
+fn env_number(name: &str, default: u64) -> Result<u64, String> {
+    match std::env::var(name) {
+        Ok(v) => v
+            .trim()
+            .parse()
+            .map_err(|_| format!("{}='{}' is not a number", name, v)),
+        Err(_) => Ok(default),
+    }
+}
+
+fn tables_dir() -> PathBuf {
+    if let Some(d) = std::env::var_os("PLY_TABLES_DIR") {
+        return PathBuf::from(d);
+    }
+    if let Some(d) = std::env::var_os("XDG_CACHE_HOME") {
+        return PathBuf::from(d).join("ply");
+    }
+    if let Some(d) = std::env::var_os("HOME") {
+        return PathBuf::from(d).join(".cache").join("ply");
+    }
+    PathBuf::from(".ply-tables")
+}
+
+/// Endgame tables for `pits` and a capture rule covering `seeds` seeds in play:
+/// loaded from disk as far as the file goes, the rest built on `threads` threads
+/// and the file rewritten (to a temporary name, then renamed, so an interrupted
+/// run never leaves a damaged file).
+fn load_or_build_tables(
+    pits: u8,
+    empty_capture: bool,
+    seeds: u32,
+    threads: usize,
+    progress: &mut dyn FnMut(&str),
+) -> Result<(Vec<AtomicI8>, String), String> {
+    let len = table_len(pits, seeds)
+        .ok_or_else(|| format!("endgame tables of {} seeds are out of range", seeds))?;
+    let dir = tables_dir();
+    let name = format!(
+        "kalah-{}pits-{}.tbl",
+        pits,
+        if empty_capture {
+            "empty-capture"
+        } else {
+            "seed-rules"
+        }
+    );
+    let path = dir.join(&name);
+    let mut values: Vec<AtomicI8> = Vec::with_capacity(len);
+    // A file holds a whole table for some K: its length is table_len(pits, K).
+    let mut have = 0u32; // layers 0..have are loaded
+    if let Ok(mut f) = fs::File::open(&path) {
+        let file_len = f.metadata().map(|m| m.len()).unwrap_or(0);
+        let file_seeds = (0..=ply_core::games::kalah_solver::MAX_TABLE_SEEDS)
+            .find(|&k| table_len(pits, k).map(|l| l as u64) == Some(file_len));
+        match file_seeds {
+            Some(k) => {
+                let use_seeds = k.min(seeds);
+                let take = table_len(pits, use_seeds).unwrap_or(0);
+                let mut buf = vec![0u8; take];
+                f.read_exact(&mut buf)
+                    .map_err(|e| format!("cannot read {}: {}", path.display(), e))?;
+                values.extend(buf.into_iter().map(|b| AtomicI8::new(b as i8)));
+                have = use_seeds + 1;
+                progress(&format!(
+                    "endgame tables: loaded {} seeds in play ({} entries) from {}",
+                    use_seeds,
+                    take,
+                    path.display()
+                ));
+            }
+            None => progress(&format!(
+                "endgame tables: ignoring {} (its length fits no table)",
+                path.display()
+            )),
+        }
+    }
+    values.resize_with(len, || AtomicI8::new(UNKNOWN));
+    let mut built = false;
+    for n in have..=seeds {
+        let t = Instant::now();
+        let range = layer_range(pits, n);
+        let chunk = 1 << 16;
+        let chunks = range.len().div_ceil(chunk);
+        let next = AtomicUsize::new(0);
+        let failed = Mutex::new(None);
+        std::thread::scope(|s| {
+            for _ in 0..threads.max(1) {
+                s.spawn(|| loop {
+                    let c = next.fetch_add(1, Ordering::Relaxed);
+                    if c >= chunks {
+                        break;
+                    }
+                    let lo = c * chunk;
+                    let hi = (lo + chunk).min(range.len());
+                    if let Err(e) = build_layer(pits, empty_capture, n, &values, lo..hi) {
+                        *failed.lock().unwrap() = Some(e);
+                        break;
+                    }
+                });
+            }
+        });
+        if let Some(e) = failed.into_inner().unwrap() {
+            return Err(e.to_string());
+        }
+        built = true;
+        progress(&format!(
+            "endgame tables: built {} seeds in play ({} positions) in {:.2} s",
+            n,
+            range.len(),
+            t.elapsed().as_secs_f64()
+        ));
+    }
+    let mut note = format!(
+        "endgame tables: up to {} seeds in play, {} entries",
+        seeds, len
+    );
+    if built {
+        let save = || -> std::io::Result<()> {
+            fs::create_dir_all(&dir)?;
+            let tmp = dir.join(format!("{}.tmp{}", name, std::process::id()));
+            let mut f = fs::File::create(&tmp)?;
+            let bytes: Vec<u8> = values
+                .iter()
+                .map(|v| v.load(Ordering::Relaxed) as u8)
+                .collect();
+            f.write_all(&bytes)?;
+            f.sync_all()?;
+            fs::rename(&tmp, &path)
+        };
+        match save() {
+            Ok(()) => note += &format!(", saved to {}", path.display()),
+            Err(e) => note += &format!(" (not saved to {}: {})", path.display(), e),
+        }
+    } else {
+        note += &format!(", from {}", path.display());
+    }
+    Ok((values, note))
+}
+
+/// Progress lines to the caller, and the stop flag.
+struct Reporter<'a> {
+    label: String,
+    start: Instant,
+    last: f64,
+    out: mpsc::Sender<String>,
+    stop: &'a AtomicBool,
+}
+
+impl SolveControl for Reporter<'_> {
+    fn progress(&mut self, p: &SolveProgress) {
+        let t = self.start.elapsed().as_secs_f64();
+        if t - self.last < 1.0 {
+            return;
+        }
+        self.last = t;
+        let depth = match p.depth {
+            Some(d) => format!("depth {}", d),
+            None => "exact".to_string(),
+        };
+        let line = format!(
+            "{:>7.1} s {}: {} future margin {}..{}, nodes {}, table hits {}, tt fill {}%",
+            t,
+            self.label,
+            depth,
+            p.lower,
+            p.upper,
+            p.nodes,
+            p.table_hits,
+            p.tt_fill_permille / 10
+        );
+        let _ = self.out.send(line);
+    }
+
+    fn should_stop(&mut self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+}
+
+impl HostGame for Kalah {
+    const NAME: &'static str = "kalah";
+    type Eval = KalahEvalChoice;
+
+    fn evaluator(name: Option<&str>) -> Result<KalahEvalChoice, String> {
+        match name {
+            None | Some("ply") => Ok(KalahEvalChoice::Ply),
+            Some("store") | Some("seed") => Ok(KalahEvalChoice::Store),
+            Some(other) => Err(format!(
+                "unknown evaluation '{}' for kalah: expected ply or store",
+                other
+            )),
+        }
+    }
+
+    fn evaluator_names() -> &'static [&'static str] {
+        &["ply", "store"]
+    }
+
+    fn player_name(&self, player: Player) -> &'static str {
+        match player {
+            Player::First => "Player 1",
+            Player::Second => "Player 2",
+        }
+    }
+
+    /// The seed's board: the second player's pits on top from its pit `P` down to
+    /// pit 1 (right to left as seen by the first player), its store on the left; the
+    /// first player's pits 1 to `P` below, its store on the right.
+    fn diagram(&self) -> String {
+        let p = self.rules().pits as usize;
+        let cell = |v: u32| format!("{:>3}", v);
+        let top: String = (0..p)
+            .rev()
+            .map(|i| cell(self.pit(Player::Second, i)))
+            .collect();
+        let bottom: String = (0..p).map(|i| cell(self.pit(Player::First, i))).collect();
+        let labels_top: String = (0..p).rev().map(|i| format!("{:>3}", i + 1)).collect();
+        let labels_bottom: String = (0..p).map(|i| format!("{:>3}", i + 1)).collect();
+        let width = 3 * p;
+        format!(
+            "       {labels_top}         (Player 2's pits)\n\
+             +-----+{dash}-+-----+\n\
+             |     |{top} |     |\n\
+             | {s2:>3} |{space} | {s1:>3} |\n\
+             |     |{bottom} |     |\n\
+             +-----+{dash}-+-----+\n\
+             \x20      {labels_bottom}         (Player 1's pits)\n\
+             {side} to move",
+            dash = "-".repeat(width),
+            space = " ".repeat(width),
+            s2 = self.store(Player::Second),
+            s1 = self.store(Player::First),
+            side = self.player_name(self.side_to_move()),
+        )
+    }
+
+    fn describe_move(&self, mv: Pit) -> String {
+        format!("chooses pit {}", self.display_move(mv))
+    }
+
+    fn solve(&self, progress: &mut dyn FnMut(&str)) -> Result<SolveOutput, String> {
+        let rules = self.rules();
+        let threads = env_number(
+            "PLY_THREADS",
+            std::thread::available_parallelism().map_or(1, |n| n.get()) as u64,
+        )?
+        .clamp(1, 256) as usize;
+        let in_play = self.seeds_in_play();
+        let want = env_number(
+            "PLY_KALAH_TABLE_SEEDS",
+            u64::from(default_table_seeds(rules.pits)),
+        )?;
+        // No point in tables beyond the seeds on the board.
+        let seeds = (want.min(u64::from(in_play)) as u32).min(120);
+        let t0 = Instant::now();
+        let (values, mut details) = if seeds > 0 {
+            let (v, note) =
+                load_or_build_tables(rules.pits, rules.empty_capture, seeds, threads, progress)?;
+            (v, vec![note])
+        } else {
+            (Vec::new(), vec!["endgame tables: none".to_string()])
+        };
+        let table_secs = t0.elapsed().as_secs_f64();
+        // A small game, or one the tables nearly cover, needs little table memory.
+        let default_mb = if in_play > seeds + 12 { 256 } else { 8 };
+        let hash_mb = env_number("PLY_HASH_MB", default_mb)?.clamp(1, 1 << 20);
+        let tables = if seeds > 0 {
+            EndgameTables::new(rules.pits, rules.empty_capture, seeds, &values)
+                .map_err(|e| e.to_string())?
+        } else {
+            EndgameTables::none(rules.pits, rules.empty_capture)
+        };
+
+        // Each legal move is solved on its own; threads take moves from a queue,
+        // each with its own transposition table.
+        let t1 = Instant::now();
+        let moves: Vec<Pit> = self.legal_moves().to_vec();
+        let next = AtomicUsize::new(0);
+        let stop = AtomicBool::new(false);
+        let results: Mutex<Vec<Option<i32>>> = Mutex::new(vec![None; moves.len()]);
+        let nodes = AtomicUsize::new(0);
+        let failed: Mutex<Option<String>> = Mutex::new(None);
+        let (tx, rx) = mpsc::channel::<String>();
+        let slots = (hash_mb as usize * (1 << 20)) / std::mem::size_of::<SolverEntry>();
+        let me = self.side_to_move();
+        std::thread::scope(|s| {
+            for _ in 0..threads.min(moves.len()).max(1) {
+                let out = tx.clone();
+                let (next, stop, results, nodes, failed, moves) =
+                    (&next, &stop, &results, &nodes, &failed, &moves);
+                s.spawn(move || {
+                    let mut tt = vec![SolverEntry::EMPTY; slots];
+                    let mut solver = match KalahSolver::new(rules, &mut tt, tables) {
+                        Ok(s) => s,
+                        Err(e) => {
+                            *failed.lock().unwrap() = Some(e.to_string());
+                            return;
+                        }
+                    };
+                    solver.set_config(SolverConfig {
+                        deepening_to: 16,
+                        ..SolverConfig::default()
+                    });
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= moves.len() || stop.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        let mv = moves[i];
+                        let child = self.play_unchecked(mv);
+                        let mut rep = Reporter {
+                            label: format!("pit {}", self.display_move(mv)),
+                            start: t1,
+                            last: 0.0,
+                            out: out.clone(),
+                            stop,
+                        };
+                        let before = solver.nodes();
+                        match solver.solve(&child, &mut rep) {
+                            Ok(first_margin) => {
+                                let v = match me {
+                                    Player::First => first_margin,
+                                    Player::Second => -first_margin,
+                                };
+                                results.lock().unwrap()[i] = Some(v);
+                                let _ = out.send(format!(
+                                    "{:>7.1} s pit {}: value {} ({} nodes)",
+                                    t1.elapsed().as_secs_f64(),
+                                    self.display_move(mv),
+                                    v,
+                                    solver.nodes() - before
+                                ));
+                            }
+                            Err(e) => {
+                                *failed.lock().unwrap() = Some(e.to_string());
+                                stop.store(true, Ordering::Relaxed);
+                                break;
+                            }
+                        }
+                    }
+                    nodes.fetch_add(solver.nodes() as usize, Ordering::Relaxed);
+                });
+            }
+            drop(tx);
+            for line in rx {
+                progress(&line);
+            }
+        });
+        if let Some(e) = failed.into_inner().unwrap() {
+            return Err(e);
+        }
+        let search_secs = t1.elapsed().as_secs_f64();
+        let results = results.into_inner().unwrap();
+        let mut move_values = Vec::new();
+        for (mv, v) in moves.iter().zip(&results) {
+            let v = v.ok_or("a move was left unsolved")?;
+            move_values.push((self.display_move(*mv).to_string(), i64::from(v)));
+        }
+        let value = if move_values.is_empty() {
+            // A finished game: its margin for the side to move.
+            i64::from(self.store_difference())
+        } else {
+            move_values.iter().map(|(_, v)| *v).max().unwrap_or(0)
+        };
+        details.push(format!("rules: {}", rules));
+        details.push(format!(
+            "nodes: {} on {} threads",
+            nodes.load(Ordering::Relaxed),
+            threads.min(moves.len()).max(1)
+        ));
+        details.push(format!(
+            "time: endgame tables {:.2} s, search {:.2} s",
+            table_secs, search_secs
+        ));
+        Ok(SolveOutput {
+            value,
+            move_values,
+            details,
+        })
+    }
+}

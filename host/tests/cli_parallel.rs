@@ -1,0 +1,206 @@
+//! `ply search --algo <parallel> --threads N`, `ply perft --threads N` and `ply bench`
+//! end to end.
+
+use std::process::{Command, Output};
+
+fn ply(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ply"))
+        .args(args)
+        .output()
+        .expect("run ply")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn line<'a>(out: &'a str, key: &str) -> &'a str {
+    out.lines()
+        .find_map(|l| l.strip_prefix(key))
+        .unwrap_or_else(|| panic!("no line '{key}' in\n{out}"))
+        .trim()
+}
+
+#[test]
+fn parallel_search_agrees_with_alphabeta() {
+    let seq = ply(&[
+        "search",
+        "tictactoe",
+        "--depth",
+        "6",
+        "--algo",
+        "alphabeta",
+        "--after",
+        "5",
+    ]);
+    assert!(seq.status.success(), "{}", stderr(&seq));
+    let expected = line(&stdout(&seq), "value:").to_string();
+    for algo in ["toplevel", "chunked", "ybwc", "lazysmp", "abdada"] {
+        for threads in ["1", "3", "8"] {
+            let o = ply(&[
+                "search",
+                "tictactoe",
+                "--depth",
+                "6",
+                "--algo",
+                algo,
+                "--threads",
+                threads,
+                "--after",
+                "5",
+            ]);
+            assert!(o.status.success(), "{algo}: {}", stderr(&o));
+            let out = stdout(&o);
+            assert_eq!(line(&out, "value:"), expected, "{algo} {threads}");
+            assert_eq!(line(&out, "algo:"), format!("{algo} threads: {threads}"));
+            assert!(line(&out, "nodes:").parse::<u64>().unwrap() > 0);
+        }
+    }
+    let o = ply(&[
+        "search",
+        "tictactoe",
+        "--depth",
+        "6",
+        "--algo",
+        "ybwc",
+        "--threads",
+        "2",
+        "--parallel-depth",
+        "2",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
+fn parallel_perft_prints_the_same_counts() {
+    let o = ply(&["perft", "tictactoe", "9", "--threads", "3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().next(), Some("127872"));
+    let seq = ply(&["perft", "tictactoe", "5", "--divide", "--after", "1"]);
+    // `--after` takes every following word, so `--threads` comes first.
+    let par = ply(&[
+        "perft",
+        "tictactoe",
+        "5",
+        "--divide",
+        "--threads",
+        "4",
+        "--after",
+        "1",
+    ]);
+    let lines = |o: &Output| -> Vec<String> {
+        stdout(o)
+            .lines()
+            .take_while(|l| !l.starts_with("time:"))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(lines(&seq), lines(&par));
+    assert_eq!(lines(&par).len(), 9);
+}
+
+#[test]
+fn bench_prints_a_row_per_configuration_and_plots() {
+    let dir = std::env::temp_dir().join(format!("ply-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let svg = dir.join("speedup.svg");
+    let o = ply(&[
+        "bench",
+        "tictactoe",
+        "--depth",
+        "5",
+        "--algo",
+        "minimax,alphabeta,toplevel,chunked,ybwc,lazysmp,abdada",
+        "--threads",
+        "1,2,3",
+        "--runs",
+        "2",
+        "--plot",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let rows: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| algo"))
+        .collect();
+    // minimax and alphabeta once, each parallel strategy at 3 thread counts.
+    assert_eq!(rows.len(), 2 + 5 * 3, "{out}");
+    assert!(rows[1].starts_with("| alphabeta | 1 |") && rows[1].contains("| 1.00 | 1.00 |"));
+    assert!(rows.iter().any(|r| r.starts_with("| ybwc | 3 |")));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.contains("<svg") && text.contains("abdada"), "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_parallel_options_give_one_clear_error() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &[
+                "search",
+                "tictactoe",
+                "--algo",
+                "ybwc",
+                "--threads",
+                "0",
+                "--depth",
+                "3",
+            ],
+            "--threads must be at least 1",
+        ),
+        (
+            &["search", "tictactoe", "--algo", "engine", "--threads", "2"],
+            "is sequential",
+        ),
+        (
+            &[
+                "search",
+                "tictactoe",
+                "--algo",
+                "toplevel",
+                "--parallel-depth",
+                "2",
+            ],
+            "applies to --algo ybwc",
+        ),
+        (
+            &["search", "tictactoe", "--algo", "lazysmp", "--time", "1"],
+            "fixed depth",
+        ),
+        (&["search", "tictactoe", "--algo", "warp"], "lazysmp"),
+        (&["perft", "tictactoe", "3", "--threads", "0"], "at least 1"),
+        (
+            &["bench", "tictactoe", "--depth", "3", "--threads", "1,x"],
+            "'x'",
+        ),
+        (
+            &[
+                "bench",
+                "tictactoe",
+                "--depth",
+                "3",
+                "--algo",
+                "toplevel,zz",
+            ],
+            "zz",
+        ),
+        (&["bench", "tictactoe", "--depth", "0"], "out of range"),
+        (
+            &["bench", "tictactoe", "--depth", "3", "--runs", "0"],
+            "--runs",
+        ),
+    ];
+    for (args, needle) in cases {
+        let o = ply(args);
+        assert!(!o.status.success(), "{args:?} succeeded");
+        let err = stderr(&o);
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}

@@ -1,0 +1,259 @@
+//! Every parallel strategy returns, at a fixed depth, exactly the value of sequential
+//! alpha-beta (and of minimax where that is affordable) and a move that reaches it,
+//! at 1, 2, 3 and 8 threads (more threads than this machine has cores), under the
+//! game's evaluation and under deterministic pseudo-random ones.
+
+use ply_core::games::TicTacToe;
+use ply_core::search::{alphabeta, minimax, Evaluator, FnEval, RandomEval, INFINITY};
+use ply_core::Game;
+use ply_host::parallel::{self, Algo, Options, ParallelError};
+
+const THREADS: [usize; 4] = [1, 2, 3, 8];
+const PARALLEL: [Algo; 5] = [
+    Algo::TopLevel,
+    Algo::Chunked,
+    Algo::Ybwc,
+    Algo::LazySmp,
+    Algo::Abdada,
+];
+
+/// Positions reached by short pseudo-random playouts from the start.
+fn positions<G: Game>(start: G, count: usize, max_plies: usize, seed: u64) -> Vec<G> {
+    let mut out = vec![start];
+    let mut state = seed;
+    while out.len() < count {
+        let mut g = start;
+        let plies = (next(&mut state) as usize) % (max_plies + 1);
+        for _ in 0..plies {
+            let moves = g.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            g = g.play_unchecked(moves[(next(&mut state) as usize) % moves.len()]);
+        }
+        out.push(g);
+    }
+    out
+}
+
+fn next(state: &mut u64) -> u64 {
+    let (s, v) = ply_core::zobrist::splitmix64(*state);
+    *state = s;
+    v
+}
+
+/// The exact value of playing `mv` at `game`, seen from `game` (the child searched
+/// one ply below the root, so win distances count from the root).
+fn move_value<G: Game, E: Evaluator<G>>(game: &G, mv: G::Move, depth: u32, eval: &E) -> i32 {
+    let child = game.play_unchecked(mv);
+    let mut nodes = 0;
+    let v = alphabeta::search(&child, depth - 1, 1, -INFINITY, INFINITY, eval, &mut nodes);
+    if child.side_to_move() == game.side_to_move() {
+        v
+    } else {
+        -v
+    }
+}
+
+/// Checks one strategy's result against sequential alpha-beta.
+fn check_one<G, E>(game: &G, depth: u32, eval: &E, algo: Algo, options: &Options)
+where
+    G: Game + Send + Sync,
+    G::Move: Send + Sync,
+    E: Evaluator<G> + Sync,
+{
+    let expected = alphabeta(game, depth, eval);
+    let r = parallel::search(algo, game, depth, eval, options).unwrap();
+    assert_eq!(
+        r.value, expected.value,
+        "{algo} with {options:?} disagrees with alpha-beta at depth {depth} on\n{game}"
+    );
+    match (expected.best_move, r.best_move) {
+        (None, None) => {}
+        (Some(_), Some(mv)) => assert_eq!(
+            move_value(game, mv, depth, eval),
+            expected.value,
+            "{algo} with {options:?} chose {mv:?}, not a best move, at depth {depth} on\n{game}"
+        ),
+        (e, got) => panic!("{algo}: best move {got:?} where alpha-beta has {e:?} on\n{game}"),
+    }
+    assert!(r.nodes >= 1);
+}
+
+/// Every parallel strategy at every thread count (and YBWC at every parallel depth)
+/// on every position.
+fn check_all<G, E>(positions: &[G], depth: u32, eval: &E)
+where
+    G: Game + Send + Sync,
+    G::Move: Send + Sync,
+    E: Evaluator<G> + Sync,
+{
+    for game in positions {
+        for &threads in &THREADS {
+            for algo in PARALLEL {
+                check_one(game, depth, eval, algo, &Options::threads(threads));
+            }
+            for pd in 1..=depth + 1 {
+                let options = Options {
+                    parallel_depth: Some(pd),
+                    ..Options::threads(threads)
+                };
+                check_one(game, depth, eval, Algo::Ybwc, &options);
+            }
+            // A tiny shared table: constant collisions and replacements.
+            let options = Options {
+                table_slots: 7,
+                ..Options::threads(threads)
+            };
+            check_one(game, depth, eval, Algo::LazySmp, &options);
+            check_one(game, depth, eval, Algo::Abdada, &options);
+        }
+    }
+}
+
+#[test]
+fn tictactoe_all_strategies_equal_minimax() {
+    // Centre and corners are worth more: weighted marks of the side to move minus
+    // the opponent's.
+    let eval = FnEval(|g: &TicTacToe| {
+        let worth = |bb: u16| -> i32 {
+            (0..9)
+                .filter(|sq| bb & (1 << sq) != 0)
+                .map(|sq| [3, 2, 3, 2, 4, 2, 3, 2, 3][sq])
+                .sum()
+        };
+        let me = g.side_to_move();
+        worth(g.marks(me)) - worth(g.marks(me.opponent()))
+    });
+    let positions = positions(TicTacToe::new(), 12, 6, 1);
+    for p in &positions {
+        let depth = 9;
+        let mm = minimax(p, depth, &eval);
+        for algo in PARALLEL {
+            for &threads in &THREADS {
+                let r =
+                    parallel::search(algo, p, depth, &eval, &Options::threads(threads)).unwrap();
+                assert_eq!(r.value, mm.value, "{algo} at {threads} threads on\n{p}");
+            }
+        }
+    }
+    check_all(&positions, 4, &eval);
+    check_all(&positions[..4], 9, &eval);
+}
+
+#[test]
+fn tictactoe_random_evaluations() {
+    let positions = positions(TicTacToe::new(), 10, 5, 7);
+    for seed in 0..4 {
+        let eval = RandomEval { seed };
+        for depth in [1, 2, 3, 5] {
+            check_all(&positions, depth, &eval);
+        }
+    }
+}
+
+#[test]
+fn sequential_algorithms_through_the_dispatcher() {
+    let eval = RandomEval { seed: 3 };
+    let g = TicTacToe::new();
+    let ab = alphabeta(&g, 5, &eval);
+    let mm = minimax(&g, 5, &eval);
+    let r = parallel::search(Algo::AlphaBeta, &g, 5, &eval, &Options::threads(4)).unwrap();
+    assert_eq!(
+        (r.value, r.best_move, r.nodes),
+        (ab.value, ab.best_move, ab.nodes)
+    );
+    let r = parallel::search(Algo::Minimax, &g, 5, &eval, &Options::threads(4)).unwrap();
+    assert_eq!(
+        (r.value, r.best_move, r.nodes),
+        (mm.value, mm.best_move, mm.nodes)
+    );
+}
+
+#[test]
+fn toplevel_and_chunked_return_alphabetas_first_best_move() {
+    // Both give every root move an exact value or a bound below the best so far, so
+    // they pick the same (first in generation order) best move as alpha-beta.
+    for seed in 0..6 {
+        let eval = RandomEval { seed };
+        for p in positions(TicTacToe::new(), 8, 4, seed + 100) {
+            let ab = alphabeta(&p, 4, &eval);
+            for algo in [Algo::TopLevel, Algo::Chunked] {
+                for threads in THREADS {
+                    let r =
+                        parallel::search(algo, &p, 4, &eval, &Options::threads(threads)).unwrap();
+                    assert_eq!(r.best_move, ab.best_move, "{algo} at {threads} threads");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn finished_game_and_depth_zero() {
+    let eval = RandomEval { seed: 9 };
+    let won = TicTacToe::parse_position((), "xxxoo....").unwrap();
+    assert!(won.outcome().is_over());
+    for algo in Algo::ALL {
+        for (g, depth) in [(won, 3), (TicTacToe::new(), 0)] {
+            let r = parallel::search(algo, &g, depth, &eval, &Options::threads(2)).unwrap();
+            let ab = alphabeta(&g, depth, &eval);
+            assert_eq!((r.value, r.best_move), (ab.value, None), "{algo}");
+        }
+    }
+}
+
+#[test]
+fn zero_threads_is_an_error_not_a_panic() {
+    let g = TicTacToe::new();
+    for algo in PARALLEL {
+        let e = parallel::search(algo, &g, 3, &RandomEval { seed: 1 }, &Options::threads(0));
+        assert!(matches!(e, Err(ParallelError::NoThreads)), "{algo}");
+    }
+    assert!(matches!(
+        parallel::perft::perft(&g, 3, 0),
+        Err(ParallelError::NoThreads)
+    ));
+    assert_eq!(
+        ParallelError::NoThreads.to_string(),
+        "--threads must be at least 1"
+    );
+}
+
+#[test]
+fn algorithm_names_round_trip_and_reject_unknown() {
+    for algo in Algo::ALL {
+        assert_eq!(algo.name().parse::<Algo>(), Ok(algo));
+    }
+    let e = "ybwcc".parse::<Algo>().unwrap_err();
+    assert!(e.contains("ybwcc") && e.contains("lazysmp"), "{e}");
+}
+
+#[test]
+fn parallel_perft_equals_sequential() {
+    for g in positions(TicTacToe::new(), 6, 3, 5) {
+        for depth in 0..=7 {
+            let expected = ply_core::perft::perft(&g, depth);
+            for threads in THREADS {
+                assert_eq!(
+                    parallel::perft::perft(&g, depth, threads).unwrap(),
+                    expected
+                );
+                let divide = parallel::perft::perft_divide(&g, depth, threads).unwrap();
+                let mut seq = Vec::new();
+                ply_core::perft::perft_divide(&g, depth, |m, n| seq.push((m, n)));
+                assert_eq!(divide, seq);
+            }
+        }
+    }
+}
+
+#[test]
+fn chunk_size_follows_seed_000() {
+    use parallel::chunked::chunk_size;
+    assert_eq!(chunk_size(440, 12), 37);
+    assert_eq!(chunk_size(9, 2), 5);
+    assert_eq!(chunk_size(3, 8), 1);
+    assert_eq!(chunk_size(0, 2), 1);
+    assert_eq!(chunk_size(5, 0), 5);
+}

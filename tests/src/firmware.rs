@@ -1,0 +1,213 @@
+//! The host side of `firmware-sim/`: checking the tools are there, building the
+//! firmware, running it under QEMU with a time limit, and decoding its defmt log.
+//!
+//! `tests/tests/firmware.rs` uses all of it; `scripts/firmware.sh` uses the
+//! `ply-defmt-decode` binary, which is [`decode_lines`] on files.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use defmt_decoder::{DecodeError, Table};
+
+/// The Rust target the firmware is built for.
+pub const TARGET: &str = "thumbv7em-none-eabihf";
+
+/// The QEMU program that runs it.
+pub const QEMU: &str = "qemu-system-arm";
+
+/// QEMU's arguments before the ELF path: a Cortex-M4F board, instruction counting
+/// (so SysTick counts repeat exactly), no display, semihosting on stdout.
+pub const QEMU_ARGS: &[&str] = &[
+    "-machine",
+    "mps2-an386",
+    "-cpu",
+    "cortex-m4",
+    "-icount",
+    "shift=0",
+    "-nographic",
+    "-semihosting-config",
+    "enable=on,target=native",
+    "-kernel",
+];
+
+/// The repository root (the parent of `tests/`).
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tests/ has a parent")
+        .to_path_buf()
+}
+
+/// The firmware's own cargo workspace.
+pub fn firmware_dir() -> PathBuf {
+    repo_root().join("firmware-sim")
+}
+
+/// The ELF of one game's firmware after [`build`].
+pub fn elf_path(game: &str) -> PathBuf {
+    firmware_dir()
+        .join("target")
+        .join(TARGET)
+        .join("release")
+        .join(game)
+}
+
+/// Checks that QEMU, the `timeout` program and the Rust target are installed;
+/// the error names each missing piece and how to install it.
+pub fn check_prerequisites() -> Result<(), String> {
+    let mut missing = Vec::new();
+    let qemu_ok = Command::new(QEMU)
+        .arg("--version")
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false);
+    if !qemu_ok {
+        missing.push(format!(
+            "{QEMU} is not installed (apt-get install -y qemu-system-arm, or run scripts/firmware.sh)"
+        ));
+    }
+    let timeout_ok = Command::new("timeout")
+        .arg("--version")
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false);
+    if !timeout_ok {
+        missing.push("the `timeout` program (coreutils) is not installed".to_string());
+    }
+    if !target_installed() {
+        missing.push(format!(
+            "the Rust target {TARGET} is not installed (rustup target add {TARGET}, or run scripts/firmware.sh)"
+        ));
+    }
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("cannot run the firmware: {}", missing.join("; ")))
+    }
+}
+
+/// True if the standard library for [`TARGET`] is installed for the `rustc` in use.
+fn target_installed() -> bool {
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_string());
+    let Ok(out) = Command::new(rustc)
+        .args(["--print", "target-libdir", "--target", TARGET])
+        .output()
+    else {
+        return false;
+    };
+    if !out.status.success() {
+        return false;
+    }
+    let dir = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+    std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .any(|e| e.file_name().to_string_lossy().starts_with("libcore-"))
+        })
+        .unwrap_or(false)
+}
+
+/// Builds every game's firmware (release, `--locked`) in `firmware-sim/`.
+pub fn build() -> Result<(), String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let dir = firmware_dir();
+    let out = Command::new(cargo)
+        .current_dir(&dir)
+        .args([
+            "build",
+            "--release",
+            "--locked",
+            "--bins",
+            "--target",
+            TARGET,
+        ])
+        .arg("--target-dir")
+        .arg(dir.join("target"))
+        .env_remove("CARGO_TARGET_DIR")
+        .env_remove("CARGO_BUILD_TARGET")
+        .output()
+        .map_err(|e| format!("cannot run cargo to build the firmware: {e}"))?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "building the firmware failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        ))
+    }
+}
+
+/// What one run of a firmware under QEMU gave.
+#[derive(Debug)]
+pub struct Run {
+    /// QEMU's exit status (`None` if it was killed by a signal); 124 if `timeout`
+    /// stopped it.
+    pub status: Option<i32>,
+    /// The decoded log, one line per defmt frame.
+    pub lines: Vec<String>,
+    /// Why decoding stopped early, if it did (the lines before it are kept).
+    pub decode_error: Option<String>,
+}
+
+/// Runs `elf` under QEMU, stopped after `timeout_s` seconds, and decodes its log.
+pub fn run_qemu(elf: &Path, timeout_s: u32) -> Result<Run, String> {
+    let out = Command::new("timeout")
+        .arg(timeout_s.to_string())
+        .arg(QEMU)
+        .args(QEMU_ARGS)
+        .arg(elf)
+        .output()
+        .map_err(|e| format!("cannot start {QEMU}: {e}"))?;
+    let elf_bytes =
+        std::fs::read(elf).map_err(|e| format!("cannot read {}: {e}", elf.display()))?;
+    let (lines, decode_error) = match decode_lines(&elf_bytes, &out.stdout) {
+        Ok(lines) => (lines, None),
+        Err((lines, e)) => (lines, Some(e)),
+    };
+    Ok(Run {
+        status: out.status.code(),
+        lines,
+        decode_error,
+    })
+}
+
+/// Decodes a raw defmt stream `raw` produced by the firmware `elf` into one
+/// message per frame. On failure returns the messages decoded so far and why it
+/// stopped (a malformed frame, a stream cut inside a frame, an ELF without defmt).
+pub fn decode_lines(elf: &[u8], raw: &[u8]) -> Result<Vec<String>, (Vec<String>, String)> {
+    let table = match Table::parse(elf) {
+        Ok(Some(t)) => t,
+        Ok(None) => return Err((Vec::new(), "the ELF has no defmt table".to_string())),
+        Err(e) => {
+            return Err((
+                Vec::new(),
+                format!("cannot read the ELF's defmt table: {e}"),
+            ))
+        }
+    };
+    let mut decoder = table.new_stream_decoder();
+    decoder.received(raw);
+    let mut lines = Vec::new();
+    loop {
+        match decoder.decode() {
+            Ok(frame) => lines.push(frame.display_message().to_string()),
+            Err(DecodeError::UnexpectedEof) => break,
+            Err(DecodeError::Malformed) => {
+                let n = lines.len();
+                return Err((lines, format!("frame {} of the log is malformed", n + 1)));
+            }
+        }
+    }
+    // The stream decoder keeps an unfinished frame to itself: feed a frame
+    // separator and see whether anything was pending.
+    decoder.received(&[0]);
+    match decoder.decode() {
+        Err(DecodeError::UnexpectedEof) => Ok(lines),
+        Ok(frame) => {
+            let text = frame.display_message().to_string();
+            Err((lines, format!("the log ends inside a frame: {text:?}")))
+        }
+        Err(DecodeError::Malformed) => Err((lines, "the log ends inside a frame".to_string())),
+    }
+}

@@ -1,0 +1,288 @@
+//! The firmware in `firmware-sim/`, run under QEMU, must play every game move for
+//! move as `ply-core` does on the host: same moves, values, depths and node counts
+//! per move, same result and total nodes, same perft count.
+//!
+//! Needs `qemu-system-arm` and the Rust target `thumbv7em-none-eabihf`; without them
+//! the test fails, naming what is missing (`scripts/firmware.sh` installs both).
+
+use std::fmt::Write as _;
+
+use ply_core::search::{Engine, Evaluator, NoClock, TtEntry};
+use ply_core::Game;
+use ply_tests::firmware::{self, Run};
+
+#[allow(dead_code)]
+#[path = "../../firmware-sim/src/matches.rs"]
+mod matches;
+
+use matches::{Match, Visitor};
+
+/// Seconds QEMU may run one firmware before it counts as hung.
+const QEMU_TIMEOUT_S: u32 = 300;
+
+/// What the host computes for a match, in the firmware's log format (the parts
+/// that do not depend on the machine: no tick counts, no sizes).
+struct Expected {
+    moves: Vec<String>,
+    result: String,
+    perft: String,
+}
+
+fn host_expectation<G: Game, E: Evaluator<G>>(m: &Match<G, E>) -> Expected {
+    let mut tt = vec![TtEntry::EMPTY; m.tt_slots];
+    let mut engine = Engine::new(&mut tt, &m.eval, NoClock, m.config);
+    let mut moves = Vec::new();
+    let finish = matches::play(m, &mut engine, |r| {
+        let mut text = String::new();
+        r.before.write_move(r.mv, &mut text).expect("write_move");
+        moves.push(format!(
+            "move {} {} value={} depth={} nodes={}",
+            r.ply, text, r.value, r.depth, r.nodes
+        ));
+    })
+    .unwrap_or_else(|e| panic!("{}: the host game loop failed: {e}", m.name));
+    let perft = ply_core::perft::perft(&m.start, m.perft_depth);
+    assert_eq!(
+        perft, m.perft_expected,
+        "{}: the host's perft({}) disagrees with the match's expected count",
+        m.name, m.perft_depth
+    );
+    Expected {
+        moves,
+        result: format!(
+            "result {} plies={} nodes={}",
+            matches::result_text(finish.outcome),
+            finish.plies,
+            finish.nodes
+        ),
+        perft: format!("perft depth={} nodes={}", m.perft_depth, perft),
+    }
+}
+
+/// Drops a trailing ` ticks=N` (the firmware's SysTick count) from a log line.
+fn without_ticks(line: &str) -> &str {
+    match line.rfind(" ticks=") {
+        Some(i) => &line[..i],
+        None => line,
+    }
+}
+
+fn run_firmware(name: &str) -> Run {
+    let elf = firmware::elf_path(name);
+    firmware::run_qemu(&elf, QEMU_TIMEOUT_S).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// Compares one game's firmware log with the host; appends every difference to
+/// `problems` and a summary to `summary`.
+fn compare(
+    name: &str,
+    run: &Run,
+    expected: &Expected,
+    problems: &mut Vec<String>,
+    summary: &mut String,
+) {
+    if let Some(e) = &run.decode_error {
+        problems.push(format!("{name}: decoding the defmt log failed: {e}"));
+    }
+    if run.status != Some(0) {
+        problems.push(format!(
+            "{name}: QEMU exited with {:?} (0 = all checks passed, 1 = a FAIL line, 101 = panic, 102 = HardFault, 124 = timed out after {QEMU_TIMEOUT_S} s)",
+            run.status
+        ));
+    }
+    for line in &run.lines {
+        if line.starts_with("FAIL") || line.starts_with("PANIC") || line.starts_with("HARDFAULT") {
+            problems.push(format!("{name}: firmware reported: {line}"));
+        }
+    }
+    let got_moves: Vec<&str> = run
+        .lines
+        .iter()
+        .filter(|l| l.starts_with("move "))
+        .map(String::as_str)
+        .collect();
+    if got_moves.len() != expected.moves.len() {
+        problems.push(format!(
+            "{name}: the firmware played {} moves, the host {}",
+            got_moves.len(),
+            expected.moves.len()
+        ));
+    }
+    if let Some((i, (g, e))) = got_moves
+        .iter()
+        .zip(&expected.moves)
+        .enumerate()
+        .find(|(_, (g, e))| **g != e.as_str())
+    {
+        problems.push(format!(
+            "{name}: first different move at ply {}: firmware `{g}`, host `{e}`",
+            i + 1
+        ));
+    }
+    let find = |prefix: &str| {
+        run.lines
+            .iter()
+            .find(|l| l.starts_with(prefix))
+            .map(|l| without_ticks(l).to_string())
+    };
+    match find("result ") {
+        Some(r) if r == expected.result => {}
+        got => problems.push(format!(
+            "{name}: firmware `{}`, host `{}`",
+            got.unwrap_or_else(|| "no result line".into()),
+            expected.result
+        )),
+    }
+    match find("perft ") {
+        Some(p) if p == expected.perft => {}
+        got => problems.push(format!(
+            "{name}: firmware `{}`, host `{}`",
+            got.unwrap_or_else(|| "no perft line".into()),
+            expected.perft
+        )),
+    }
+    for prefix in ["sizes ", "result ", "perft ", "stack "] {
+        if let Some(l) = run.lines.iter().find(|l| l.starts_with(prefix)) {
+            let _ = writeln!(summary, "{name}: {l}");
+        }
+    }
+}
+
+struct Compare {
+    games: Vec<&'static str>,
+    problems: Vec<String>,
+    summary: String,
+}
+
+impl Visitor for Compare {
+    fn visit<G: Game, E: Evaluator<G>>(&mut self, m: Match<G, E>) {
+        self.games.push(m.name);
+        let expected = host_expectation(&m);
+        let run = run_firmware(m.name);
+        compare(
+            m.name,
+            &run,
+            &expected,
+            &mut self.problems,
+            &mut self.summary,
+        );
+    }
+}
+
+fn built_firmware() {
+    if let Err(e) = firmware::check_prerequisites() {
+        panic!("{e}");
+    }
+    if let Err(e) = firmware::build() {
+        panic!("{e}");
+    }
+}
+
+/// One test, so the firmware is built once and the games run one after another.
+#[test]
+fn firmware_under_qemu_matches_host() {
+    built_firmware();
+
+    let mut c = Compare {
+        games: Vec::new(),
+        problems: Vec::new(),
+        summary: String::new(),
+    };
+    matches::all(&mut c);
+    println!("{}", c.summary);
+    assert!(!c.games.is_empty());
+    assert!(
+        c.problems.is_empty(),
+        "the firmware disagrees with the host:\n{}",
+        c.problems.join("\n")
+    );
+
+    // The failure paths end QEMU with their own status instead of hanging.
+    let panic = run_firmware("selftest_panic");
+    assert_eq!(
+        panic.status,
+        Some(101),
+        "panic self-test: {:?}",
+        panic.lines
+    );
+    assert!(
+        panic
+            .lines
+            .iter()
+            .any(|l| l.starts_with("PANIC") && l.contains("deliberate panic 3")),
+        "panic self-test: {:?}",
+        panic.lines
+    );
+    let fault = run_firmware("selftest_hardfault");
+    assert_eq!(
+        fault.status,
+        Some(102),
+        "HardFault self-test: {:?}",
+        fault.lines
+    );
+    assert!(
+        fault.lines.iter().any(|l| l.starts_with("HARDFAULT")),
+        "HardFault self-test: {:?}",
+        fault.lines
+    );
+    // SysTick under `-icount shift=0`: 40 instructions a tick, never backwards.
+    let ticks = run_firmware("selftest_ticks");
+    assert_eq!(
+        ticks.status,
+        Some(0),
+        "SysTick self-test: {:?}",
+        ticks.lines
+    );
+    let per_40m: u64 = ticks
+        .lines
+        .iter()
+        .find_map(|l| l.strip_prefix("ticks-per-40M-instructions "))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("SysTick self-test: {:?}", ticks.lines));
+    assert!(
+        (999_000..=1_001_000).contains(&per_40m),
+        "40M instructions took {per_40m} SysTick ticks, expected 1,000,000"
+    );
+    let mismatch = run_firmware("selftest_mismatch");
+    assert_eq!(
+        mismatch.status,
+        Some(1),
+        "mismatch self-test: {:?}",
+        mismatch.lines
+    );
+    assert!(
+        mismatch
+            .lines
+            .iter()
+            .any(|l| l == "FAIL perft expected 505"),
+        "mismatch self-test: {:?}",
+        mismatch.lines
+    );
+}
+
+/// Every firmware binary in `firmware-sim/src/bin` that is not a self-test is a
+/// match in `matches::all`, and the other way round.
+#[test]
+fn every_game_binary_is_compared() {
+    struct Names(Vec<&'static str>);
+    impl Visitor for Names {
+        fn visit<G: Game, E: Evaluator<G>>(&mut self, m: Match<G, E>) {
+            self.0.push(m.name);
+        }
+    }
+    let mut names = Names(Vec::new());
+    matches::all(&mut names);
+    let mut listed: Vec<String> = names.0.iter().map(|s| s.to_string()).collect();
+    listed.sort();
+    let mut bins: Vec<String> = std::fs::read_dir(firmware::firmware_dir().join("src/bin"))
+        .expect("firmware-sim/src/bin")
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            name.strip_suffix(".rs").map(str::to_string)
+        })
+        .filter(|n| !n.starts_with("selftest_"))
+        .collect();
+    bins.sort();
+    assert_eq!(bins, listed);
+}
