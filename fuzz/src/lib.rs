@@ -32,7 +32,12 @@ pub fn check_position<G: Game>(g: &G) {
     assert_eq!(back, *g, "text round trip of {:?}", shown);
     assert_eq!(back.hash(), g.hash(), "hash after a text round trip");
     let moves = g.legal_moves();
-    assert_eq!(g.count_moves(), moves.len() as u64, "count_moves of {:?}", g);
+    assert_eq!(
+        g.count_moves(),
+        moves.len() as u64,
+        "count_moves of {:?}",
+        g
+    );
     assert_eq!(
         moves.is_empty(),
         g.outcome().is_over(),
@@ -49,13 +54,21 @@ pub fn check_play<G: Game>(g: &G, mv: G::Move) -> Option<G> {
     let before = *g;
     match g.play(mv) {
         Ok(next) => {
-            assert!(legal, "play accepted {:?}, not in the legal list of {:?}", mv, g);
+            assert!(
+                legal,
+                "play accepted {:?}, not in the legal list of {:?}",
+                mv, g
+            );
             assert_eq!(next, g.play_unchecked(mv), "play and play_unchecked differ");
             assert_eq!(*g, before);
             Some(next)
         }
         Err(e) => {
-            assert!(!legal, "play refused legal {:?} in {:?}: {}", mv, g, e.reason);
+            assert!(
+                !legal,
+                "play refused legal {:?} in {:?}: {}",
+                mv, g, e.reason
+            );
             assert_eq!(e.position, before, "a refusal changed the position");
             assert!(!e.reason.is_empty(), "a refusal without a reason");
             // The refusal's message is printable, whatever the move.

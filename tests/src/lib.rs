@@ -2,8 +2,10 @@
 //!
 //! The library part holds what more than one test or tool needs: [`firmware`], the
 //! host side of the Cortex-M firmware in `firmware-sim/`; [`differential`], the
-//! comparison with OpenSpiel's fixtures.
+//! comparison with OpenSpiel's fixtures; [`laws`], the
+//! laws the property tests check on random playouts of every game.
 #![warn(missing_docs)]
 
 pub mod differential;
 pub mod firmware;
+pub mod laws;
