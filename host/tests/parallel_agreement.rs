@@ -3,7 +3,8 @@
 //! at 1, 2, 3 and 8 threads (more threads than this machine has cores), under the
 //! game's evaluation and under deterministic pseudo-random ones.
 
-use ply_core::games::TicTacToe;
+use ply_core::games::kalah::{KalahEval, StoreDifference};
+use ply_core::games::{Kalah, TicTacToe};
 use ply_core::search::{alphabeta, minimax, Evaluator, FnEval, RandomEval, INFINITY};
 use ply_core::Game;
 use ply_host::parallel::{self, Algo, Options, ParallelError};
@@ -256,4 +257,43 @@ fn chunk_size_follows_seed_000() {
     assert_eq!(chunk_size(3, 8), 1);
     assert_eq!(chunk_size(0, 2), 1);
     assert_eq!(chunk_size(5, 0), 5);
+}
+
+fn kalah(spec: &str) -> Kalah {
+    Kalah::start(Kalah::parse_rules(spec).unwrap())
+}
+
+#[test]
+fn kalah_all_strategies_equal_alphabeta() {
+    // Extra turns: children with the same side to move, window passed unchanged.
+    for spec in ["6x4", "4x3", "6x4:empty-capture"] {
+        let positions = positions(kalah(spec), 5, 12, 11);
+        check_all(&positions, 5, &KalahEval);
+        check_all(&positions, 4, &StoreDifference);
+        check_all(&positions[..2], 4, &RandomEval { seed: 5 });
+    }
+}
+
+#[test]
+fn kalah_deeper_with_minimax() {
+    let g = kalah("4x3");
+    let eval = RandomEval { seed: 21 };
+    let mm = minimax(&g, 6, &eval);
+    for algo in PARALLEL {
+        for threads in THREADS {
+            let r = parallel::search(algo, &g, 6, &eval, &Options::threads(threads)).unwrap();
+            assert_eq!(r.value, mm.value, "{algo} at {threads} threads");
+        }
+    }
+    // Deep enough that parallel subtrees are cut off while running.
+    check_all(&[kalah("6x4")], 8, &KalahEval);
+}
+
+#[test]
+fn kalah_parallel_perft() {
+    let g = kalah("6x4");
+    let expected = ply_core::perft::perft(&g, 6);
+    for threads in THREADS {
+        assert_eq!(parallel::perft::perft(&g, 6, threads).unwrap(), expected);
+    }
 }

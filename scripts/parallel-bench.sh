@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Runs `ply bench` on every workload of benches/data/parallel/workloads.txt whose game
+# this `ply` knows, writing each table to docs/parallel/NAME.md and its speedup plot to
+# docs/parallel/NAME.svg, then a depth sweep on Kalah 6x4 (seed 001's speedup against
+# depth) to docs/parallel/kalah6x4-depths.md.
+#
+#   scripts/parallel-bench.sh                 all workloads, threads 1,2, 5 runs
+#   THREADS=1,2,4,8,16 RUNS=3 scripts/parallel-bench.sh
+#   scripts/parallel-bench.sh kalah6x4-start  only these workloads
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+threads="${THREADS:-1,2}"
+runs="${RUNS:-5}"
+cd "$root"
+out=docs/parallel
+mkdir -p "$out"
+(cd "$root" && cargo build --release --locked -p ply-host --bin ply)
+ply="$root/target/release/ply"
+
+trim() { sed -e 's/^ *//' -e 's/ *$//' <<<"$1"; }
+
+while IFS='|' read -r name spec eval depth algos position; do
+    [[ "$name" == \#* ]] && continue
+    name="$(trim "$name")"
+    [[ -z "$name" ]] && continue
+    if (($#)) && [[ ! " $* " == *" $name "* ]]; then
+        continue
+    fi
+    spec="$(trim "$spec")"
+    eval="$(trim "$eval")"
+    depth="$(trim "$depth")"
+    algos="$(trim "$algos")"
+    position="$(trim "$position")"
+    args=(bench "$spec" --depth "$depth" --algo "$algos" --threads "$threads" --runs "$runs"
+        --plot "$out/$name.svg")
+    [[ -n "$eval" ]] && args+=(--eval "$eval")
+    [[ -n "$position" ]] && args+=(--position "$position")
+    echo "== $name: ply ${args[*]}"
+    if ! "$ply" "${args[@]}" >"$out/$name.md.tmp" 2>"$out/$name.err"; then
+        echo "   skipped: $(cat "$out/$name.err")"
+        rm -f "$out/$name.md.tmp" "$out/$name.err"
+        continue
+    fi
+    rm -f "$out/$name.err"
+    {
+        echo "Load average before the run: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores."
+        echo
+        echo '```'
+        echo "ply ${args[*]}"
+        echo '```'
+        echo
+        cat "$out/$name.md.tmp"
+    } >"$out/$name.md"
+    rm -f "$out/$name.md.tmp"
+    cat "$out/$name.md"
+done <"$root/benches/data/parallel/workloads.txt"
+
+if (($# == 0)); then
+    sweep="$out/kalah6x4-depths.md"
+    echo "== Kalah 6x4 depth sweep"
+    : >"$sweep"
+    for d in 9 11 13 15; do
+        "$ply" bench kalah:6x4 --eval store --depth "$d" --algo alphabeta,ybwc,abdada \
+            --threads "$threads" --runs "$runs" | tee -a "$sweep"
+        echo >>"$sweep"
+    done
+fi
