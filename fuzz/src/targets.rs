@@ -15,9 +15,12 @@ use ply_host::HostGame;
 
 use crate::{check_position, move_text, play, position_text, rules_text, text};
 
+/// A fuzz target: the bytes libFuzzer (or the corpus replay) hands it.
+pub type Target = fn(&[u8]);
+
 /// Every target: its name (the `fuzz_targets/NAME.rs` binary and `corpus/NAME/`) and
 /// its function.
-pub const ALL: &[(&str, fn(&[u8]))] = &[
+pub const ALL: &[(&str, Target)] = &[
     ("tictactoe_position", tictactoe_position),
     ("tictactoe_move", tictactoe_move),
     ("tictactoe_rules", tictactoe_rules),
