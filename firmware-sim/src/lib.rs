@@ -35,6 +35,30 @@ pub const EXIT_HARDFAULT: i32 = 102;
 /// Longest move notation the log carries.
 const NOTATION_BYTES: usize = 96;
 
+/// The whole `main` of a game's firmware: a `static` transposition table of
+/// `matches::$slots` entries of `TtEntry<$move>`, handed with `matches::$game()` to
+/// [`run`].
+///
+/// ```ignore
+/// #![no_std]
+/// #![no_main]
+/// ply_firmware_sim::firmware!(kalah, ply_core::games::kalah::Pit, KALAH_TT_SLOTS);
+/// ```
+#[macro_export]
+macro_rules! firmware {
+    ($game:ident, $move:ty, $slots:ident) => {
+        static mut TT: [ply_core::search::TtEntry<$move>; $crate::matches::$slots] =
+            [ply_core::search::TtEntry::EMPTY; $crate::matches::$slots];
+
+        #[cortex_m_rt::entry]
+        fn main() -> ! {
+            // `main` runs once, so this is the only reference to the table.
+            let tt = unsafe { &mut *core::ptr::addr_of_mut!(TT) };
+            $crate::run($crate::matches::$game(), tt)
+        }
+    };
+}
+
 /// Plays `m` with `tt` as the transposition table, runs its perft, logs everything
 /// and exits QEMU. Never returns.
 ///

@@ -7,11 +7,13 @@
 //! difference in the moves, node counts or perft totals is a difference in how
 //! `ply-core` behaves on the two instruction sets.
 //!
-//! Adding a game: write a `fn` returning its [`Match`] here, call it from [`all`],
-//! and add a five-line `src/bin/<name>.rs` that hands it to `ply_firmware_sim::run`.
+//! Adding a game: write a `fn` returning its [`Match`] and a `const` for its table
+//! size here, call the `fn` from [`all`], and add `src/bin/<name>.rs`: four lines
+//! around `ply_firmware_sim::firmware!(<name>, <move type>, <table size const>)`.
 //!
 //! Everything is `no_std` and allocation-free; only `ply-core` is used.
 
+use ply_core::games::kalah::{Kalah, KalahEval, KalahRules};
 use ply_core::games::TicTacToe;
 use ply_core::search::{Engine, EngineConfig, Evaluator, FnEval, Limits, NoClock, Score};
 use ply_core::{Game, Outcome};
@@ -135,6 +137,7 @@ pub trait Visitor {
 /// Every match the firmware has, one binary each.
 pub fn all(v: &mut impl Visitor) {
     v.visit(tictactoe());
+    v.visit(kalah());
 }
 
 /// Transposition-table entries for tic-tac-toe (5,478 legal positions in all).
@@ -156,5 +159,25 @@ pub fn tictactoe() -> Match<TicTacToe, FnPtrEval<TicTacToe>> {
         // plies 5–9; perft(9) counts the 127,872 that last all nine.
         perft_depth: 9,
         perft_expected: 127_872,
+    }
+}
+
+/// Transposition-table entries for Kalah.
+pub const KALAH_TT_SLOTS: usize = 1024;
+
+/// Kalah 6×4 (the seed's rules) with ply's evaluation at depth 12.
+pub fn kalah() -> Match<Kalah, KalahEval> {
+    Match {
+        name: "kalah",
+        spec: "kalah:6x4",
+        start: Kalah::new(KalahRules::default()),
+        eval: KalahEval,
+        config: EngineConfig::default(),
+        limits: Limits::depth(12),
+        tt_slots: KALAH_TT_SLOTS,
+        max_plies: 200,
+        // Published counts for Kalah 6×4 (core's kalah tests).
+        perft_depth: 8,
+        perft_expected: 563_055,
     }
 }
