@@ -4,7 +4,7 @@
 
 use ply_core::games::kalah::{Kalah, KalahMoves, KalahRules, Pit};
 use ply_core::{Game, Outcome, Player};
-use ply_tests::laws::{check_playout, Laws};
+use ply_tests::laws::{check_playout, equal, Laws};
 use proptest::prelude::*;
 
 /// The board as one array in sowing order: the first player's pits, its store, the
@@ -120,6 +120,7 @@ fn laws() -> Laws<Kalah> {
         candidates: |_| (0..10).map(Pit).collect(),
         slow_legal,
         conserved,
+        same_position: equal,
     }
 }
 

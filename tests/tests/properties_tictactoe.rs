@@ -4,7 +4,7 @@
 use ply_core::games::tictactoe::{Square, TicTacToeMoves};
 use ply_core::games::TicTacToe;
 use ply_core::{Game, Player};
-use ply_tests::laws::{check_playout, Laws};
+use ply_tests::laws::{check_playout, equal, Laws};
 use proptest::prelude::*;
 
 /// The eight lines, from coordinates (not from the game's table).
@@ -61,6 +61,7 @@ fn laws() -> Laws<TicTacToe> {
         candidates: |_| (0..16).map(Square).collect(),
         slow_legal,
         conserved,
+        same_position: equal,
     }
 }
 
