@@ -12,7 +12,9 @@ pub fn perft<G: Game>(game: &G, depth: u32) -> u64 {
         0 => 1,
         1 => game.count_moves(),
         _ => {
-            let moves = game.legal_moves();
+            // Generated in place: returning the list by value would copy it.
+            let mut moves = G::MoveList::default();
+            game.generate_moves(&mut moves);
             let mut total = 0;
             for &mv in moves.iter() {
                 total += perft(&game.play_unchecked(mv), depth - 1);

@@ -55,6 +55,10 @@ enum Command {
         /// Count on this many threads.
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// Count capture paths with the same origin, destination and captured
+        /// pieces once (checkers).
+        #[arg(long)]
+        unique: bool,
     },
     /// List the legal moves, one per line.
     Moves {
@@ -62,6 +66,9 @@ enum Command {
         game: String,
         #[command(flatten)]
         pos: PositionArgs,
+        /// Print the moves in this notation (checkers: pdn or calgary).
+        #[arg(long)]
+        notation: Option<String>,
     },
     /// Search a position: best move, value, principal variation, nodes, time.
     Search {
@@ -87,6 +94,9 @@ enum Command {
         /// Transposition table size in MiB.
         #[arg(long, default_value_t = 64)]
         hash_mb: usize,
+        /// Print the moves in this notation (checkers: pdn or calgary).
+        #[arg(long)]
+        notation: Option<String>,
     },
     /// The exact value of a position under perfect play, and of each move.
     Solve {
@@ -183,6 +193,7 @@ fn run(cli: Cli) -> Result<(), String> {
             pos,
             divide,
             threads,
+            unique,
         } => {
             if depth > MAX_PERFT_DEPTH {
                 return Err(format!(
@@ -198,15 +209,21 @@ fn run(cli: Cli) -> Result<(), String> {
                     after: pos.after,
                     divide,
                     threads,
+                    unique,
                 },
             )
             .map(drop)
         }
-        Command::Moves { game, pos } => with_game(
+        Command::Moves {
+            game,
+            pos,
+            notation,
+        } => with_game(
             &game,
             moves::Moves {
                 position: pos.position,
                 after: pos.after,
+                notation,
             },
         )
         .map(drop),
@@ -219,6 +236,7 @@ fn run(cli: Cli) -> Result<(), String> {
             hash_mb,
             threads,
             parallel_depth,
+            notation,
         } => {
             if hash_mb > 1 << 16 {
                 return Err(format!("--hash-mb {} is too large: at most 65536", hash_mb));
@@ -236,6 +254,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     hash_mb,
                     threads,
                     parallel_depth,
+                    notation,
                 },
             )
             .map(drop)

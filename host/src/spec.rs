@@ -4,7 +4,7 @@
 //! so every command is written once, generically, and each game is one match arm.
 
 use crate::games::HostGame;
-use ply_core::games::{Kalah, TicTacToe};
+use ply_core::games::{Draughts, Kalah, TicTacToe};
 
 /// A command that can run on any game.
 pub trait GameCommand {
@@ -15,7 +15,11 @@ pub trait GameCommand {
 }
 
 /// Names of the games ply knows, with their parameter syntax, for error messages.
-pub const GAMES: &[&str] = &["tictactoe", "kalah[:PITSxSEEDS][:empty-capture]"];
+pub const GAMES: &[&str] = &[
+    "tictactoe",
+    "kalah[:PITSxSEEDS][:empty-capture]",
+    "checkers[:english|calgary]",
+];
 
 /// Splits a spec into the game name and its parameters (after the first `:`).
 pub fn split(spec: &str) -> (&str, &str) {
@@ -31,6 +35,7 @@ pub fn with_game<C: GameCommand>(spec: &str, cmd: C) -> Result<C::Output, String
     match name.to_ascii_lowercase().as_str() {
         "tictactoe" | "tic-tac-toe" | "ttt" => run::<TicTacToe, C>(spec, params, cmd),
         "kalah" | "mancala" => run::<Kalah, C>(spec, params, cmd),
+        "checkers" | "draughts" => run::<Draughts, C>(spec, params, cmd),
         _ => Err(format!(
             "unknown game '{}': expected one of {}",
             name,

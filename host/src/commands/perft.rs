@@ -23,11 +23,18 @@ pub struct Perft {
     pub divide: bool,
     /// Threads (1: the sequential count of the core).
     pub threads: usize,
+    /// Count capture paths with the same result once (games with capture paths).
+    pub unique: bool,
 }
 
 impl GameCommand for Perft {
     type Output = u64;
     fn run<G: HostGame>(self, rules: G::Rules) -> Result<u64, String> {
+        let rules = if self.unique {
+            G::unique_captures(rules)?
+        } else {
+            rules
+        };
         let game: G = setup(rules, self.position.as_deref(), &self.after)?;
         let t = Instant::now();
         let total = if self.threads != 1 {

@@ -86,11 +86,18 @@ impl Budget {
         Ok(default)
     }
 
-    /// The core's limits for this budget.
+    /// The core's limits for this budget. A time budget keeps 2% (at least 1 ms)
+    /// in reserve for what follows the engine's last clock check — unwinding the
+    /// search, reading the principal variation, playing the move — so that a move
+    /// never takes longer than the time given (seed 002's tournament forfeits a
+    /// program that takes over 10 s).
     pub fn limits(self) -> Limits {
         match self {
             Budget::Depth(d) => Limits::depth(d),
-            Budget::Time(s) => Limits::time_ms((s * 1000.0) as u64),
+            Budget::Time(s) => {
+                let ms = (s * 1000.0) as u64;
+                Limits::time_ms(ms.saturating_sub((ms / 50).max(1)).max(1))
+            }
             Budget::Nodes(n) => Limits::nodes(n),
         }
     }
@@ -171,5 +178,17 @@ impl<G: HostGame> Ai<G> {
                 Ok(engine.search_with_progress(game, budget.limits(), |r| progress(r)))
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Budget;
+
+    #[test]
+    fn time_budget_keeps_a_reserve() {
+        assert_eq!(Budget::Time(10.0).limits().time_ms, Some(9800));
+        assert_eq!(Budget::Time(0.5).limits().time_ms, Some(490));
+        assert_eq!(Budget::Time(0.001).limits().time_ms, Some(1));
     }
 }

@@ -32,6 +32,8 @@ pub struct Search {
     pub threads: usize,
     /// YBWC: split at nodes with at least this many plies left.
     pub parallel_depth: Option<u32>,
+    /// The notation of the printed moves (`None`: the game's default).
+    pub notation: Option<String>,
 }
 
 /// What `ply search` found, for tests.
@@ -49,6 +51,11 @@ impl GameCommand for Search {
     type Output = SearchSummary;
     fn run<G: HostGame>(self, rules: G::Rules) -> Result<SearchSummary, String> {
         let game: G = setup(rules, self.position.as_deref(), &self.after)?;
+        let notation = self.notation.as_deref();
+        if let Some(m) = game.legal_moves().first() {
+            // Refuse an unknown notation before searching.
+            game.move_in_notation(*m, notation)?;
+        }
         if let Ok(algo) = self.algo.parse::<parallel::Algo>() {
             if algo.is_parallel() {
                 return self.run_parallel(&game, algo);
@@ -90,7 +97,7 @@ impl GameCommand for Search {
         });
         let start = std::time::Instant::now();
         let report = ai.choose(&game, &mut |r| {
-            let pv: Vec<String> = pv_texts(&game, &r.pv);
+            let pv: Vec<String> = pv_texts(&game, &r.pv, notation);
             println!(
                 "info depth {} value {} nodes {} time {} pv {}",
                 r.depth,
@@ -101,14 +108,17 @@ impl GameCommand for Search {
             );
         })?;
         let s = start.elapsed().as_secs_f64();
-        let best = report.best_move.map(|m| game.display_move(m).to_string());
+        let best = report
+            .best_move
+            .map(|m| game.move_in_notation(m, notation))
+            .transpose()?;
         println!(
             "best move: {}",
             best.as_deref().unwrap_or("(none: the game is over)")
         );
         println!("value: {}", report.value);
         println!("depth: {}", report.depth);
-        println!("pv: {}", pv_texts(&game, &report.pv).join(" "));
+        println!("pv: {}", pv_texts(&game, &report.pv, notation).join(" "));
         println!("nodes: {}", report.nodes);
         println!("time: {}", secs(s));
         println!("nodes/s: {}", rate(report.nodes, s));
@@ -175,12 +185,15 @@ impl Search {
 }
 
 /// The moves of a principal variation from `game`, each in the notation of the
-/// position it is played in.
-pub fn pv_texts<G: HostGame>(game: &G, pv: &[G::Move]) -> Vec<String> {
+/// position it is played in (`notation`: `None` for the game's default).
+pub fn pv_texts<G: HostGame>(game: &G, pv: &[G::Move], notation: Option<&str>) -> Vec<String> {
     let mut pos = *game;
     let mut out = Vec::new();
     for &m in pv {
-        out.push(pos.display_move(m).to_string());
+        out.push(
+            pos.move_in_notation(m, notation)
+                .unwrap_or_else(|_| pos.display_move(m).to_string()),
+        );
         pos = pos.play_unchecked(m);
     }
     out

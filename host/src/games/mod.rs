@@ -5,6 +5,7 @@
 use ply_core::search::Evaluator;
 use ply_core::{Game, Player};
 
+pub mod draughts;
 pub mod kalah;
 pub mod tictactoe;
 
@@ -50,6 +51,40 @@ pub trait HostGame: Game<Move: Send + Sync> + Send + Sync + 'static {
     /// How a chosen move is announced ("chooses pit 3" in Kalah).
     fn describe_move(&self, mv: Self::Move) -> String {
         format!("plays {}", self.display_move(mv))
+    }
+
+    /// The rules with capture paths that have the same result (origin, destination,
+    /// captured pieces) counted as one move: `ply perft --unique`. Games whose moves
+    /// have no such paths refuse.
+    fn unique_captures(rules: Self::Rules) -> Result<Self::Rules, String> {
+        let _ = rules;
+        Err(format!(
+            "--unique is not available for {}: it has no capture paths",
+            Self::NAME
+        ))
+    }
+
+    /// The move notations `--notation` accepts besides the default one.
+    fn notations() -> &'static [&'static str] {
+        &[]
+    }
+
+    /// `mv` written in the notation `notation` (`None`: the game's default notation,
+    /// the one `write_move` uses).
+    fn move_in_notation(&self, mv: Self::Move, notation: Option<&str>) -> Result<String, String> {
+        match notation {
+            None => Ok(self.display_move(mv).to_string()),
+            Some(n) => Err(format!(
+                "unknown notation '{}' for {}: {}",
+                n,
+                Self::NAME,
+                if Self::notations().is_empty() {
+                    "it has only its default notation".to_string()
+                } else {
+                    format!("expected one of {}", Self::notations().join(", "))
+                }
+            )),
+        }
     }
 
     /// The exact value of this position for the side to move, and of each move.
