@@ -3,9 +3,11 @@
 //! them by name; a new game adds its four targets here and in `fuzz_targets/`.
 
 use arbitrary::{Arbitrary, Unstructured};
+use ply_core::games::draughts::{Draughts, Rules as DraughtsRules};
 use ply_core::games::kalah::{KalahRules, Pit};
 use ply_core::games::tictactoe::Square;
 use ply_core::games::{Kalah, TicTacToe};
+use ply_core::Game;
 use ply_host::commands::play::{play_game, Controller, Play};
 use ply_host::commands::player::{Algo, Budget};
 use ply_host::commands::tournament::parse_config;
@@ -29,6 +31,10 @@ pub const ALL: &[(&str, Target)] = &[
     ("kalah_move", kalah_move),
     ("kalah_rules", kalah_rules),
     ("kalah_play", kalah_play),
+    ("draughts_position", draughts_position),
+    ("draughts_move", draughts_move),
+    ("draughts_rules", draughts_rules),
+    ("draughts_play", draughts_play),
     ("game_spec", game_spec),
     ("cli_options", cli_options),
     ("host_play", host_play),
@@ -55,7 +61,7 @@ pub fn tictactoe_rules(data: &[u8]) {
 
 /// Tic-tac-toe `play` with arbitrary squares, including ones off the board.
 pub fn tictactoe_play(data: &[u8]) {
-    play::<TicTacToe>((), data, 64, |u| Ok(Square(u8::arbitrary(u)?)));
+    play::<TicTacToe>((), data, 64, |_, u| Ok(Some(Square(u8::arbitrary(u)?))));
 }
 
 // ---------------------------------------------------------------------------------
@@ -96,7 +102,65 @@ pub fn kalah_rules(data: &[u8]) {
 pub fn kalah_play(data: &[u8]) {
     let mut u = Unstructured::new(data);
     let rules = kalah_rules_from(&mut u);
-    play::<Kalah>(rules, u.take_rest(), 400, |u| Ok(Pit(u8::arbitrary(u)?)));
+    play::<Kalah>(rules, u.take_rest(), 400, |_, u| {
+        Ok(Some(Pit(u8::arbitrary(u)?)))
+    });
+}
+
+// ---------------------------------------------------------------------------------
+// Draughts (English and Calgary)
+// ---------------------------------------------------------------------------------
+
+/// Draughts rules from fuzz bytes: the rule parameters' own parser on a few words.
+fn draughts_rules_from(u: &mut Unstructured<'_>) -> DraughtsRules {
+    const PARTS: &[&str] = &[
+        "english", "calgary", "unique", "limit=1", "limit=5", "limit=64", "repeat=0", "repeat=2",
+        "repeat=3",
+    ];
+    let n = u.int_in_range(0usize..=3).unwrap_or(0);
+    let mut words = Vec::new();
+    for _ in 0..n {
+        if let Ok(w) = u.choose(PARTS) {
+            words.push(*w);
+        }
+    }
+    Draughts::parse_rules(&words.join(":")).unwrap_or_default()
+}
+
+/// Draughts position text (PDN FEN), under rules chosen by the first bytes.
+pub fn draughts_position(data: &[u8]) {
+    let mut u = Unstructured::new(data);
+    let rules = draughts_rules_from(&mut u);
+    position_text::<Draughts>(rules, u.take_rest());
+}
+
+/// Draughts move text (PDN or the Calgary path) in a reachable position.
+pub fn draughts_move(data: &[u8]) {
+    let mut u = Unstructured::new(data);
+    let rules = draughts_rules_from(&mut u);
+    move_text::<Draughts>(rules, u.take_rest(), 200);
+}
+
+/// Draughts rule parameters (`english`, `calgary`, `limit=N`, `repeat=N`, `unique`).
+pub fn draughts_rules(data: &[u8]) {
+    rules_text::<Draughts>(data);
+}
+
+/// Draughts `play` with arbitrary PDN moves: any squares, simple or jumping.
+pub fn draughts_play(data: &[u8]) {
+    let mut u = Unstructured::new(data);
+    let rules = draughts_rules_from(&mut u);
+    play::<Draughts>(rules, u.take_rest(), 300, |g, u| {
+        // PDN text from squares 0-33 (off-board ones too), parsed against the
+        // position: what parses is then played, legal or not.
+        let n = u.int_in_range(2usize..=5)?;
+        let sep = if bool::arbitrary(u)? { "x" } else { "-" };
+        let squares: Vec<String> = (0..n)
+            .map(|_| u.int_in_range(0u8..=33).map(|s| s.to_string()))
+            .collect::<Result<_, _>>()?;
+        let text = squares.join(sep);
+        Ok(g.parse_move(&text).ok())
+    });
 }
 
 // ---------------------------------------------------------------------------------

@@ -37,16 +37,30 @@ fn every_target_has_a_binary_and_a_corpus() {
 fn the_corpus_replays_without_a_failure() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
     let mut total = 0;
+    let mut failures = Vec::new();
     for (name, target) in ALL {
         let Ok(dir) = std::fs::read_dir(root.join(name)) else {
             continue;
         };
-        for entry in dir {
-            let path = entry.unwrap().path();
+        let mut paths: Vec<_> = dir.map(|e| e.unwrap().path()).collect();
+        paths.sort();
+        for path in paths {
             let data = std::fs::read(&path).unwrap();
-            target(&data);
+            // Every input runs, so one failure does not hide another.
+            if std::panic::catch_unwind(|| target(&data)).is_err() {
+                failures.push(format!(
+                    "{}/{}",
+                    name,
+                    path.file_name().unwrap().to_string_lossy()
+                ));
+            }
             total += 1;
         }
     }
     println!("replayed {} corpus inputs", total);
+    assert!(
+        failures.is_empty(),
+        "failing inputs (messages above): {:?}",
+        failures
+    );
 }

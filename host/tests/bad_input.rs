@@ -19,6 +19,8 @@ fn ply(args: &[String]) -> Output {
 /// illegal.
 struct GameCase {
     spec: &'static str,
+    /// Whether `ply solve` works for the game (others refuse with one line).
+    solvable: bool,
     bad_position: &'static str,
     bad_move: &'static str,
     illegal_after: &'static [&'static str],
@@ -29,6 +31,7 @@ struct GameCase {
 const GAMES: &[GameCase] = &[
     GameCase {
         spec: "tictactoe",
+        solvable: true,
         bad_position: "xx?......",
         bad_move: "0",
         illegal_after: &["5", "5"],
@@ -36,10 +39,19 @@ const GAMES: &[GameCase] = &[
     GameCase {
         // A small board, so that `solve` and the AIs finish at once.
         spec: "kalah:3x2",
+        solvable: true,
         bad_position: "2 2 2 [0] / 2 2 2 [0] / nobody",
         bad_move: "pit",
         // Pit 2 of 3x2 ends in the store (an extra turn); pit 2 is then empty.
         illegal_after: &["2", "2"],
+    },
+    GameCase {
+        spec: "checkers",
+        solvable: false,
+        bad_position: "B:W21,22,40:B1",
+        bad_move: "11-",
+        // Black moves first; 11-15 twice is a move of a piece that has gone.
+        illegal_after: &["11-15", "11-15"],
     },
 ];
 
@@ -257,6 +269,11 @@ fn the_valid_runs_succeed() {
             let mut a = strings(&[cmd.name, game.spec]);
             a.extend(strings(cmd.ok_args));
             let o = ply(&a);
+            if cmd.name == "solve" && !game.solvable {
+                let err = String::from_utf8_lossy(&o.stderr);
+                assert!(!o.status.success() && err.lines().count() == 1, "{}", err);
+                continue;
+            }
             assert!(
                 o.status.success(),
                 "{:?} failed: {}",
