@@ -158,16 +158,37 @@ enum Command {
         #[arg(long)]
         plot: Option<std::path::PathBuf>,
     },
-    /// Two AI configurations play each other with colours swapped.
+    /// Two AI configurations play each other with colours swapped; or, with
+    /// --strategies (Halma), seed 003's round robin of evaluations.
     Tournament {
         /// The game spec.
         game: String,
         /// Configuration A, e.g. `depth=4,eval=lines`.
-        #[arg(long)]
-        a: String,
+        #[arg(long, required_unless_present = "strategies")]
+        a: Option<String>,
         /// Configuration B.
-        #[arg(long)]
-        b: String,
+        #[arg(long, required_unless_present = "strategies")]
+        b: Option<String>,
+        /// Halma round robin: evaluations (s1..s8, racer, manhattan) separated by
+        /// commas, or by ';' when explicit weights m1,m2,m3,m4 are among them; every
+        /// pair plays --games-per-pair games, colours alternating.
+        #[arg(long, conflicts_with_all = ["a", "b"])]
+        strategies: Option<String>,
+        /// Round robin: search depth (plain alpha-beta, as seed 003).
+        #[arg(long, default_value_t = 2, requires = "strategies")]
+        depth: u32,
+        /// Round robin: games per pair (seed 003: 2).
+        #[arg(long, default_value_t = 2, requires = "strategies")]
+        games_per_pair: u32,
+        /// Round robin: games played in parallel (default: all cores).
+        #[arg(long, requires = "strategies")]
+        threads: Option<usize>,
+        /// Round robin: write one CSV line per game to this file.
+        #[arg(long, requires = "strategies")]
+        results: Option<String>,
+        /// Round robin: search with plain minimax instead of alpha-beta.
+        #[arg(long, requires = "strategies")]
+        minimax: bool,
         /// Number of games.
         #[arg(long, default_value_t = 10)]
         games: u32,
@@ -322,6 +343,34 @@ fn run(cli: Cli) -> Result<(), String> {
         )
         .map(drop),
         Command::Tournament {
+            strategies: Some(list),
+            game,
+            depth,
+            games_per_pair,
+            threads,
+            results,
+            minimax,
+            seed,
+            ..
+        } => {
+            let cfg = ply_host::games::halma::RoundRobin {
+                // Explicit weights contain commas: then the list is split on ';'.
+                strategies: list
+                    .split(if list.contains(';') { ';' } else { ',' })
+                    .map(|s| s.trim().to_string())
+                    .collect(),
+                depth,
+                games_per_pair,
+                threads: threads
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+                results,
+                minimax,
+                seed,
+                progress: true,
+            };
+            ply_host::games::halma::run_round_robin(&game, &cfg).map(drop)
+        }
+        Command::Tournament {
             game,
             a,
             b,
@@ -329,11 +378,12 @@ fn run(cli: Cli) -> Result<(), String> {
             random_plies,
             seed,
             max_plies,
+            ..
         } => with_game(
             &game,
             tournament::Tournament {
-                a,
-                b,
+                a: a.ok_or("--a is required")?,
+                b: b.ok_or("--b is required")?,
                 games,
                 random_plies,
                 seed,

@@ -4,7 +4,8 @@
 //! so every command is written once, generically, and each game is one match arm.
 
 use crate::games::HostGame;
-use ply_core::games::{Draughts, Kalah, TicTacToe};
+use ply_core::games::halma::board_side;
+use ply_core::games::{Draughts, Halma16, Halma8, Kalah, TicTacToe};
 
 /// A command that can run on any game.
 pub trait GameCommand {
@@ -19,6 +20,7 @@ pub const GAMES: &[&str] = &[
     "tictactoe",
     "kalah[:PITSxSEEDS][:empty-capture]",
     "checkers[:english|calgary]",
+    "halma[:8|:16][:parlett][:no-leave][:plies=N]",
 ];
 
 /// Splits a spec into the game name and its parameters (after the first `:`).
@@ -36,6 +38,13 @@ pub fn with_game<C: GameCommand>(spec: &str, cmd: C) -> Result<C::Output, String
         "tictactoe" | "tic-tac-toe" | "ttt" => run::<TicTacToe, C>(spec, params, cmd),
         "kalah" | "mancala" => run::<Kalah, C>(spec, params, cmd),
         "checkers" | "draughts" => run::<Draughts, C>(spec, params, cmd),
+        "halma" => {
+            if board_side(params) == 16 {
+                run::<Halma16, C>(spec, params, cmd)
+            } else {
+                run::<Halma8, C>(spec, params, cmd)
+            }
+        }
         _ => Err(format!(
             "unknown game '{}': expected one of {}",
             name,

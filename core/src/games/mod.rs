@@ -2,10 +2,12 @@
 
 pub mod draughts;
 pub mod draughts_eval;
+pub mod halma;
 pub mod kalah;
 pub mod kalah_solver;
 pub mod tictactoe;
 
 pub use draughts::Draughts;
+pub use halma::{Halma16, Halma8};
 pub use kalah::Kalah;
 pub use tictactoe::TicTacToe;

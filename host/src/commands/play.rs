@@ -5,7 +5,7 @@
 
 use std::io::{BufRead, Write};
 
-use ply_core::Outcome;
+use ply_core::{Outcome, Player};
 
 use crate::commands::player::{Ai, AiConfig, Algo, Budget};
 use crate::commands::secs;
@@ -76,10 +76,11 @@ pub fn play_game<G: HostGame>(
     let eval = G::evaluator(opts.eval.as_deref())?;
     let mut ais: Vec<Option<Ai<G>>> = [opts.first, opts.second]
         .iter()
-        .map(|c| {
+        .zip([Player::First, Player::Second])
+        .map(|(c, player)| {
             (*c == Controller::Ai).then(|| {
                 Ai::new(AiConfig::<G> {
-                    eval: eval.clone(),
+                    eval: G::player_evaluator(&eval, player),
                     algo: Algo::Engine,
                     budget,
                     hash_mb: 32,

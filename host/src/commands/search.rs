@@ -88,7 +88,7 @@ impl GameCommand for Search {
             }
         };
         let budget = Budget::from_options(self.depth, self.time, self.nodes, default)?;
-        let eval = G::evaluator(self.eval.as_deref())?;
+        let eval = G::player_evaluator(&G::evaluator(self.eval.as_deref())?, game.side_to_move());
         let mut ai = Ai::new(AiConfig::<G> {
             eval,
             algo,

@@ -1,0 +1,176 @@
+//! `ply` on Kalah end to end: perft, solve with on-disk endgame tables, AI games
+//! printing "chooses pit N", the evaluation tournament and bad input.
+
+use std::process::{Command, Output};
+
+fn ply_env(args: &[&str], tables: &std::path::Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ply"))
+        .args(args)
+        .env("PLY_TABLES_DIR", tables)
+        .env("PLY_THREADS", "2")
+        .output()
+        .expect("run ply")
+}
+
+fn tmp_dir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("ply-kalah-{}-{}", name, std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn out(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn err(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn perft_6x4_depth_6() {
+    let d = tmp_dir("perft");
+    let o = ply_env(&["perft", "kalah", "6"], &d);
+    assert!(o.status.success(), "{}", err(&o));
+    assert_eq!(out(&o).lines().next(), Some("23233"));
+}
+
+#[test]
+fn solve_small_sizes_prints_published_values_and_saves_tables() {
+    let d = tmp_dir("solve");
+    for (spec, value) in [("kalah:3x3", "value: 2"), ("kalah:4x3", "value: 6")] {
+        let o = ply_env(&["solve", spec], &d);
+        assert!(o.status.success(), "{}", err(&o));
+        let text = out(&o);
+        assert_eq!(text.lines().next(), Some(value), "{}", text);
+        // One line per first move, and the best moves among them.
+        let pits: usize = spec[6..7].parse().unwrap();
+        assert_eq!(
+            text.lines().filter(|l| l.starts_with("move ")).count(),
+            pits
+        );
+        assert!(err(&o).contains("endgame tables: built"), "{}", err(&o));
+    }
+    // A second run loads the saved tables instead of building them.
+    let o = ply_env(&["solve", "kalah:3x3"], &d);
+    assert!(err(&o).contains("endgame tables: loaded"), "{}", err(&o));
+    assert_eq!(out(&o).lines().next(), Some("value: 2"));
+    // Without tables the search alone finds the same values.
+    let o = Command::new(env!("CARGO_BIN_EXE_ply"))
+        .args(["solve", "kalah:4x3"])
+        .env("PLY_TABLES_DIR", &d)
+        .env("PLY_KALAH_TABLE_SEEDS", "0")
+        .output()
+        .unwrap();
+    assert_eq!(out(&o).lines().next(), Some("value: 6"), "{}", err(&o));
+    assert!(out(&o).contains("move 2: 6"));
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn solve_from_a_position_with_the_second_player_to_move() {
+    let d = tmp_dir("pos");
+    // After pit 2 of kalah:3x3 the second player moves; values are its margins.
+    // (Pit 1 would be an extra turn: 3 seeds reach the store.)
+    let o = ply_env(&["solve", "kalah:3x3", "--after", "2"], &d);
+    assert!(o.status.success(), "{}", err(&o));
+    let first = ply_env(&["solve", "kalah:3x3"], &d);
+    let move2 = out(&first)
+        .lines()
+        .find(|l| l.starts_with("move 2: "))
+        .unwrap()
+        .trim_start_matches("move 2: ")
+        .to_string();
+    let v: i64 = move2.parse().unwrap();
+    assert_eq!(
+        out(&o).lines().next(),
+        Some(format!("value: {}", -v).as_str())
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn play_ai_against_ai_prints_boards_and_chosen_pits() {
+    let d = tmp_dir("play");
+    let o = ply_env(
+        &[
+            "play", "kalah", "--first", "ai", "--second", "ai", "--depth", "4",
+        ],
+        &d,
+    );
+    assert!(o.status.success(), "{}", err(&o));
+    let text = out(&o);
+    assert!(text.contains("Player 1 chooses pit "), "{}", text);
+    assert!(text.contains("Player 2 chooses pit "), "{}", text);
+    assert!(text.contains("(Player 2's pits)"));
+    assert!(text.contains("result: "));
+    // The final position has every seed in the stores.
+    let last = text.lines().rfind(|l| l.starts_with("position: ")).unwrap();
+    assert!(last.starts_with("position: 0 0 0 0 0 0 ["), "{}", last);
+}
+
+#[test]
+fn own_evaluation_wins_a_tournament_against_the_seeds() {
+    let d = tmp_dir("tour");
+    let o = ply_env(
+        &[
+            "tournament",
+            "kalah",
+            "--a",
+            "depth=4,eval=ply",
+            "--b",
+            "depth=4,eval=store",
+            "--games",
+            "40",
+            "--random-plies",
+            "2",
+        ],
+        &d,
+    );
+    assert!(o.status.success(), "{}", err(&o));
+    let text = out(&o);
+    let line = text.lines().find(|l| l.starts_with("A wins ")).unwrap();
+    let nums: Vec<u32> = line
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse().unwrap())
+        .collect();
+    assert!(nums[0] > nums[2], "{}", line);
+}
+
+#[test]
+fn bad_kalah_input_gives_one_clear_line() {
+    let d = tmp_dir("bad");
+    let cases: &[(&[&str], &str)] = &[
+        (&["perft", "kalah:9x4", "2"], "pits per row must be 1 to 8"),
+        (&["perft", "kalah:6x22", "2"], "at most 255"),
+        (&["perft", "kalah:6x4:emptycapture", "2"], "empty-capture"),
+        (&["moves", "kalah", "--after", "7"], "pit number"),
+        (
+            &["moves", "kalah", "--after", "1", "1", "1"],
+            "the pit is empty",
+        ),
+        (
+            &[
+                "perft",
+                "kalah",
+                "1",
+                "--position",
+                "4 4 4 4 4 4 [1] / 4 4 4 4 4 4 [0] / first",
+            ],
+            "add up",
+        ),
+        (
+            &[
+                "play", "kalah", "--first", "ai", "--second", "ai", "--eval", "x",
+            ],
+            "expected ply or store",
+        ),
+    ];
+    for (args, needle) in cases {
+        let o = ply_env(args, &d);
+        assert!(!o.status.success(), "{:?} succeeded", args);
+        let e = err(&o);
+        assert!(e.contains(needle), "{:?}: {}", args, e);
+        assert!(!e.contains("panicked"), "{:?}: {}", args, e);
+    }
+}
