@@ -8,6 +8,7 @@
 pub mod clock;
 pub mod commands;
 pub mod games;
+pub mod interrupt;
 pub mod parallel;
 pub mod position;
 pub mod spec;

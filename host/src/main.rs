@@ -414,14 +414,19 @@ fn main() -> ExitCode {
                 .lines()
                 .find(|l| !l.trim().is_empty())
                 .unwrap_or("bad arguments");
-            eprintln!("{}", first.trim());
+            eprintln!("{}", ply_host::interrupt::one_line(first.trim()));
             return ExitCode::from(2);
         }
     };
+    // Ctrl-C: remove result files being written, then exit with status 130.
+    if let Err(msg) = ply_host::interrupt::install() {
+        eprintln!("error: {}", msg);
+        return ExitCode::FAILURE;
+    }
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(msg) => {
-            eprintln!("error: {}", msg);
+            eprintln!("error: {}", ply_host::interrupt::one_line(&msg));
             ExitCode::FAILURE
         }
     }

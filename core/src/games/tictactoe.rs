@@ -277,7 +277,9 @@ impl Game for TicTacToe {
     }
 
     fn write_move(&self, mv: Square, out: &mut dyn fmt::Write) -> fmt::Result {
-        write!(out, "{}", mv.0 + 1)
+        // Widened: an illegal square such as `Square(255)` is still printable (in the
+        // message refusing it) without overflowing.
+        write!(out, "{}", u16::from(mv.0) + 1)
     }
 
     fn move_order_hint(&self, mv: Square) -> i32 {

@@ -239,7 +239,10 @@ pub fn plot(
         .iter()
         .map(|r| r.speedup)
         .fold(max_threads as f64, f64::max);
-    let root = SVGBackend::new(path, (720, 480)).into_drawing_area();
+    // Drawn into memory, then written whole (interrupt::write_atomic): Ctrl-C never
+    // leaves half a plot behind.
+    let mut svg = String::new();
+    let root = SVGBackend::with_string(&mut svg, (720, 480)).into_drawing_area();
     root.fill(&WHITE)?;
     let mut chart = ChartBuilder::on(&root)
         .caption(
@@ -288,6 +291,9 @@ pub fn plot(
         .position(SeriesLabelPosition::UpperLeft)
         .draw()?;
     root.present()?;
+    drop(chart);
+    drop(root);
+    crate::interrupt::write_atomic(path, svg.as_bytes())?;
     Ok(())
 }
 

@@ -3,6 +3,7 @@
 use std::time::Instant;
 
 use ply_core::perft::{perft, perft_divide};
+use ply_core::Game;
 
 use crate::commands::{rate, secs};
 use crate::games::HostGame;
@@ -57,7 +58,7 @@ impl GameCommand for Perft {
                 println!("{}: {}", game.display_move(mv), n)
             })
         } else {
-            perft(&game, self.depth)
+            perft_with_progress(&game, self.depth)
         };
         let s = t.elapsed().as_secs_f64();
         println!("{}", total);
@@ -65,4 +66,42 @@ impl GameCommand for Perft {
         println!("leaves/s: {}", rate(total, s));
         Ok(total)
     }
+}
+
+/// Sequential perft that shows progress on standard error when it runs longer than a
+/// second: the tree is split into at least 1024 subtrees a few plies down (fewer if the
+/// tree is that small), counted one after the other.
+pub fn perft_with_progress<G: Game>(game: &G, depth: u32) -> u64 {
+    let mut frontier = vec![*game];
+    let mut d = depth;
+    while d > 1 && frontier.len() < 1024 {
+        frontier = frontier
+            .iter()
+            .flat_map(|g| {
+                g.legal_moves()
+                    .iter()
+                    .map(|&m| g.play_unchecked(m))
+                    .collect::<Vec<G>>()
+            })
+            .collect();
+        d -= 1;
+    }
+    let mut progress = crate::interrupt::Progress::new();
+    let mut leaves = 0u64;
+    for (i, g) in frontier.iter().enumerate() {
+        leaves += perft(g, d);
+        let t = progress.elapsed();
+        progress.tick(|| {
+            format!(
+                "perft: {}/{} subtrees at ply {}, {} leaves, {}",
+                i + 1,
+                frontier.len(),
+                depth - d,
+                leaves,
+                secs(t)
+            )
+        });
+    }
+    progress.finish();
+    leaves
 }

@@ -1,0 +1,284 @@
+//! Long work and Ctrl-C: result files are written whole or not at all, and progress is
+//! shown while the work runs.
+//!
+//! * [`install`] (called once by `main`) makes Ctrl-C (and SIGTERM) remove every result
+//!   file still being written, print `interrupted` on standard error and exit with
+//!   status 130, the shell's convention for SIGINT.
+//! * [`write_atomic`] writes a result file under a temporary name in the same
+//!   directory, registered for that clean-up, and renames it into place once complete:
+//!   an interrupted (or failed) write leaves neither a partial file nor the temporary.
+//! * [`Progress`] prints a line on standard error at most once a second, and only once
+//!   the work has run a second, so quick commands stay quiet.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Temporary files being written: removed by the Ctrl-C handler.
+static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// The exit status after Ctrl-C (128 + SIGINT).
+pub const INTERRUPTED_STATUS: i32 = 130;
+
+/// Installs the Ctrl-C / SIGTERM handler. Call once, early in `main`.
+pub fn install() -> Result<(), String> {
+    ctrlc::set_handler(|| {
+        remove_pending();
+        // A progress line may be open on a terminal: end it first.
+        eprintln!("\ninterrupted");
+        std::process::exit(INTERRUPTED_STATUS);
+    })
+    .map_err(|e| format!("cannot install the Ctrl-C handler: {}", e))
+}
+
+/// Removes every temporary result file still being written; returns how many. The
+/// registry stays locked until the process exits when called from the handler, so a
+/// rename cannot slip in between.
+pub fn remove_pending() -> usize {
+    let mut pending = PENDING.lock().unwrap_or_else(|e| e.into_inner());
+    let n = pending.len();
+    for p in pending.drain(..) {
+        let _ = std::fs::remove_file(p);
+    }
+    n
+}
+
+/// The temporary files currently registered (for tests).
+pub fn pending() -> Vec<PathBuf> {
+    PENDING.lock().unwrap_or_else(|e| e.into_inner()).clone()
+}
+
+/// The temporary name next to `path`: `.NAME.tmpPID`, hidden and unique per process.
+pub fn temp_path(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "result".into());
+    path.with_file_name(format!(".{}.tmp{}", name, std::process::id()))
+}
+
+/// A result file being written: the temporary is registered for removal on Ctrl-C
+/// and removed on drop unless [`PendingFile::commit`] renamed it into place.
+pub struct PendingFile {
+    tmp: PathBuf,
+    dest: PathBuf,
+    file: Option<std::fs::File>,
+}
+
+impl PendingFile {
+    /// Starts writing `dest` (through a temporary next to it).
+    pub fn create(dest: &Path) -> std::io::Result<PendingFile> {
+        let tmp = temp_path(dest);
+        // Registered before it exists, so there is no moment at which Ctrl-C would
+        // leave it behind.
+        PENDING
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(tmp.clone());
+        let file = std::fs::File::create(&tmp).inspect_err(|_| unregister(&tmp))?;
+        Ok(PendingFile {
+            tmp,
+            dest: dest.to_path_buf(),
+            file: Some(file),
+        })
+    }
+
+    /// The file to write into.
+    pub fn file(&mut self) -> &mut std::fs::File {
+        self.file.as_mut().expect("the file is open until commit")
+    }
+
+    /// Flushes the data to disk and renames the temporary to the destination.
+    pub fn commit(mut self) -> std::io::Result<()> {
+        let file = self.file.take().expect("the file is open until commit");
+        file.sync_all()?;
+        drop(file);
+        // Rename and unregister under the lock: the Ctrl-C handler sees the temporary
+        // either still pending (and removes it) or already renamed.
+        let mut pending = PENDING.lock().unwrap_or_else(|e| e.into_inner());
+        std::fs::rename(&self.tmp, &self.dest)?;
+        pending.retain(|p| *p != self.tmp);
+        Ok(())
+    }
+}
+
+impl Drop for PendingFile {
+    fn drop(&mut self) {
+        if self.file.take().is_some() {
+            let _ = std::fs::remove_file(&self.tmp);
+            unregister(&self.tmp);
+        }
+    }
+}
+
+fn unregister(tmp: &Path) {
+    PENDING
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .retain(|p| p != tmp);
+}
+
+/// Writes `bytes` to `path` whole or not at all (see the module docs).
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut f = PendingFile::create(path)?;
+    f.file().write_all(bytes)?;
+    f.commit()
+}
+
+/// Rate-limited progress lines on standard error.
+pub struct Progress {
+    start: Instant,
+    last: Option<Instant>,
+    every: Duration,
+    terminal: bool,
+    open: bool,
+}
+
+impl Default for Progress {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Progress {
+    /// Progress starting now: the first line after a second, then at most one a second.
+    pub fn new() -> Self {
+        Progress {
+            start: Instant::now(),
+            last: None,
+            every: Duration::from_secs(1),
+            terminal: std::io::stderr().is_terminal(),
+            open: false,
+        }
+    }
+
+    /// Seconds since the start.
+    pub fn elapsed(&self) -> f64 {
+        self.start.elapsed().as_secs_f64()
+    }
+
+    /// Shows `line()` if a line is due. On a terminal the line is redrawn in place;
+    /// otherwise each is a line of its own.
+    pub fn tick(&mut self, line: impl FnOnce() -> String) {
+        let now = Instant::now();
+        let due = match self.last {
+            None => now - self.start >= self.every,
+            Some(t) => now - t >= self.every,
+        };
+        if !due {
+            return;
+        }
+        self.last = Some(now);
+        let text = line();
+        let mut err = std::io::stderr().lock();
+        if self.terminal {
+            let _ = write!(err, "\r{}\x1b[K", text);
+            self.open = true;
+        } else {
+            let _ = writeln!(err, "{}", text);
+        }
+        let _ = err.flush();
+    }
+
+    /// Ends an open progress line on a terminal, so the result starts on a fresh line.
+    pub fn finish(&mut self) {
+        if self.open {
+            let _ = write!(std::io::stderr(), "\r\x1b[K");
+            self.open = false;
+        }
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        self.finish();
+    }
+}
+
+/// An error message as one line: line breaks and other control characters a user
+/// typed into an argument are escaped, so every error is exactly one line on stderr.
+pub fn one_line(msg: &str) -> String {
+    let mut out = String::with_capacity(msg.len());
+    for c in msg.trim_end().chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The registry is global: these tests take turns.
+    static SERIAL: Mutex<()> = Mutex::new(());
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("ply-interrupt-{}-{}", name, std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn files(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn a_committed_file_appears_whole_and_the_temporary_goes() {
+        let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+        let dir = scratch("commit");
+        let dest = dir.join("out.svg");
+        write_atomic(&dest, b"<svg/>").unwrap();
+        assert_eq!(std::fs::read(&dest).unwrap(), b"<svg/>");
+        assert_eq!(files(&dir), vec!["out.svg"]);
+        assert!(!pending().contains(&temp_path(&dest)));
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn an_interrupted_write_leaves_nothing() {
+        let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+        let dir = scratch("interrupt");
+        let dest = dir.join("table.bin");
+        let mut f = PendingFile::create(&dest).unwrap();
+        f.file().write_all(b"half of it").unwrap();
+        assert!(pending().contains(&temp_path(&dest)));
+        // What the Ctrl-C handler does before it exits.
+        assert!(remove_pending() >= 1);
+        assert_eq!(files(&dir), Vec::<String>::new());
+        drop(f);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn an_abandoned_write_leaves_nothing() {
+        let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+        let dir = scratch("drop");
+        let dest = dir.join("plot.svg");
+        {
+            let mut f = PendingFile::create(&dest).unwrap();
+            f.file().write_all(b"<sv").unwrap();
+        }
+        assert_eq!(files(&dir), Vec::<String>::new());
+        assert!(!pending().contains(&temp_path(&dest)));
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn error_messages_become_one_line() {
+        assert_eq!(one_line("unknown game 'a\nb'"), "unknown game 'a\\nb'");
+        assert_eq!(one_line("bad\r\tthing\n"), "bad\\r\\tthing");
+        assert_eq!(one_line("plain é"), "plain é");
+    }
+}
