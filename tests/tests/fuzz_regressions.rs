@@ -23,9 +23,8 @@ fn tictactoe_refusal_of_an_off_board_square_prints() {
 /// overflows: a panic with overflow checks, and in a release build a wrapped product
 /// that can pass the `<= 255` check (`5x429496730` wraps to 4) and give rules of 26
 /// seeds a pit, 260 seeds in all, more than a byte-packed pit can hold.
-/// Bug in core/src/games/kalah.rs (`parse_rules`), reported; fails until fixed.
+/// Was a bug in core/src/games/kalah.rs (`parse_rules`); fixed.
 #[test]
-#[ignore = "kalah bug found by fuzzing, reported to the lead: parse_rules overflows"]
 fn kalah_huge_seed_counts_are_refused() {
     use ply_core::games::Kalah;
     for spec in [
@@ -46,9 +45,8 @@ fn kalah_huge_seed_counts_are_refused() {
 
 /// fuzz target `kalah_play`: refusing `Pit(255)` overflows `255 + 1` while writing
 /// the move into the refusal message (the tic-tac-toe bug above, in Kalah).
-/// Bug in core/src/games/kalah.rs (`write_move`), reported; fails until fixed.
+/// Was a bug in core/src/games/kalah.rs (`write_move`); fixed.
 #[test]
-#[ignore = "kalah bug found by fuzzing, reported to the lead: write_move overflows"]
 fn kalah_refusal_of_an_off_board_pit_prints() {
     use ply_core::games::kalah::Pit;
     use ply_core::games::Kalah;

@@ -434,7 +434,7 @@ impl Game for Kalah {
                         offset + x + 1,
                     ));
                 }
-                if 2 * pits * seeds > MAX_TOTAL_SEEDS {
+                if u64::from(pits) * u64::from(seeds) * 2 > u64::from(MAX_TOTAL_SEEDS) {
                     return Err(ParseError::new(
                         "too many seeds: 2 x pits x seeds must be at most 255 (a pit is one byte)",
                         offset + x + 1,
@@ -638,7 +638,7 @@ impl Game for Kalah {
     }
 
     fn write_move(&self, mv: Pit, out: &mut dyn fmt::Write) -> fmt::Result {
-        write!(out, "{}", mv.0 + 1)
+        write!(out, "{}", u16::from(mv.0) + 1)
     }
 
     /// Extra turns first (the pit nearest the store first, since sowing it leaves
