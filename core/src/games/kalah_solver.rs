@@ -612,8 +612,21 @@ impl<'t, 'd> KalahSolver<'t, 'd> {
         let n = (row_sum(own) + row_sum(opp)) as i32;
         let (mut lo, mut hi) = (-n, n);
         let mut g = guess.clamp(lo, hi);
+        // Each pass tests one bound; a run of passes moving the same way (a bad
+        // first guess, e.g. 0 for a losing move) doubles its step, so reaching a
+        // value `d` away costs about log2(d) passes instead of d/2.
+        let mut step = 1i32;
+        let mut last_up = None;
         while lo < hi {
-            let beta = if g == lo { g + 1 } else { g };
+            let up = g == lo;
+            step = if last_up == Some(up) { step * 2 } else { 1 };
+            last_up = Some(up);
+            // The null window (beta - 1, beta) with lo < beta <= hi.
+            let beta = if up {
+                (g + step).min(hi)
+            } else {
+                (g - step + 1).max(lo + 1)
+            };
             self.bounds = (lo, hi);
             let depth = self.depth_limit.unwrap_or(u32::MAX);
             g = self.search(own, opp, beta - 1, beta, depth, control);
