@@ -12,9 +12,11 @@
 //!   else `$HOME/.cache/ply`, else `.ply-tables`);
 //! * `PLY_KALAH_TABLE_SEEDS`: seeds in play the tables cover (default by board size,
 //!   see [`default_table_seeds`]; `0` for none);
-//! * `PLY_HASH_MB`: transposition table MiB per solving thread (default 256, 8 when
-//!   the tables cover all but a few seeds);
-//! * `PLY_THREADS`: threads (default: the machine's cores).
+//! * `PLY_HASH_MB`: transposition table MiB per solving thread (default 1024 shared
+//!   by the solving threads, 8 when the tables cover all but a few seeds);
+//! * `PLY_THREADS`: threads building endgame tables (default: the machine's cores);
+//! * `PLY_SOLVE_THREADS`: threads solving the first moves (default 1: one
+//!   transposition table shared by every move's solve).
 
 use std::fs;
 use std::io::{Read, Write};
@@ -65,7 +67,7 @@ pub fn default_table_seeds(pits: u8) -> u32 {
         1..=3 => 30,
         4 => 26,
         5 => 22,
-        6 => 18,
+        6 => 20,
         _ => 14,
     }
 }
@@ -333,7 +335,15 @@ impl HostGame for Kalah {
         };
         let table_secs = t0.elapsed().as_secs_f64();
         // A small game, or one the tables nearly cover, needs little table memory.
-        let default_mb = if in_play > seeds + 12 { 256 } else { 8 };
+        // The moves are solved one after another on `PLY_SOLVE_THREADS` threads
+        // (default 1), each thread with its own table: one thread with one table
+        // shared by all the moves reuses what each solve proved for the next.
+        let search_threads = env_number("PLY_SOLVE_THREADS", 1)?.clamp(1, 256) as usize;
+        let default_mb = if in_play > seeds + 12 {
+            1024 / search_threads as u64
+        } else {
+            8
+        };
         let hash_mb = env_number("PLY_HASH_MB", default_mb)?.clamp(1, 1 << 20);
         let tables = if seeds > 0 {
             EndgameTables::new(rules.pits, rules.empty_capture, seeds, &values)
@@ -355,7 +365,7 @@ impl HostGame for Kalah {
         let slots = (hash_mb as usize * (1 << 20)) / std::mem::size_of::<SolverEntry>();
         let me = self.side_to_move();
         std::thread::scope(|s| {
-            for _ in 0..threads.min(moves.len()).max(1) {
+            for _ in 0..search_threads.min(moves.len()).max(1) {
                 let out = tx.clone();
                 let (next, stop, results, nodes, failed, moves) =
                     (&next, &stop, &results, &nodes, &failed, &moves);
@@ -369,7 +379,7 @@ impl HostGame for Kalah {
                         }
                     };
                     solver.set_config(SolverConfig {
-                        deepening_to: 16,
+                        etc_from_seeds: seeds + 4,
                         ..SolverConfig::default()
                     });
                     loop {
@@ -437,7 +447,7 @@ impl HostGame for Kalah {
         details.push(format!(
             "nodes: {} on {} threads",
             nodes.load(Ordering::Relaxed),
-            threads.min(moves.len()).max(1)
+            search_threads.min(moves.len()).max(1)
         ));
         details.push(format!(
             "time: endgame tables {:.2} s, search {:.2} s",
