@@ -4,7 +4,7 @@
 //!
 //! The normal suite checks through depth 11 (85 million leaves). Depths 12 and 13
 //! (388 million and 1.77 billion leaves) are `#[ignore]`d here and run by
-//! `scripts/draughts-perft-deep.sh` (`cargo test --release ... -- --ignored`).
+//! `scripts/test-draughts-perft-deep.sh` (`cargo test ... -- --ignored`, part of scripts/test.sh).
 
 use ply_core::games::draughts::{Draughts, Rules};
 use ply_core::perft::perft;
@@ -85,7 +85,7 @@ fn unique_rules_parse_from_the_spec() {
 }
 
 #[test]
-#[ignore = "deep perft (2.2 billion leaves): run by scripts/draughts-perft-deep.sh"]
+#[ignore = "deep perft (2.2 billion leaves): run by scripts/test-draughts-perft-deep.sh in scripts/test.sh"]
 fn english_depth_12_and_13_both_conventions() {
     assert_eq!(check(|r| r.rules == "english" && r.depth >= 12), 4);
 }

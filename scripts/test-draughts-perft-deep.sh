@@ -3,7 +3,8 @@
 # (every capture path: 388,623,673 and 1,766,623,630; capture paths with the same
 # result once: 388,617,999 and 1,766,564,893), checked against
 # tests/data/checkers_perft.txt. About 2.2 billion leaves per convention: a minute
-# or more, so it is not part of scripts/test.sh.
+# or more, so the tests are #[ignore]d in the normal run and scripts/test.sh (CI)
+# runs them here, in the same optimised test build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo test --release -p ply-tests --test draughts_perft -- --ignored --nocapture
+cargo test -p ply-tests --test draughts_perft -- --ignored --nocapture
