@@ -4,9 +4,10 @@
 
 use arbitrary::{Arbitrary, Unstructured};
 use ply_core::games::draughts::{Draughts, Rules as DraughtsRules};
+use ply_core::games::halma::{HalmaMove, HalmaRules, WinRule};
 use ply_core::games::kalah::{KalahRules, Pit};
 use ply_core::games::tictactoe::Square;
-use ply_core::games::{Kalah, TicTacToe};
+use ply_core::games::{Halma16, Halma8, Kalah, TicTacToe};
 use ply_core::Game;
 use ply_host::commands::play::{play_game, Controller, Play};
 use ply_host::commands::player::{Algo, Budget};
@@ -35,6 +36,10 @@ pub const ALL: &[(&str, Target)] = &[
     ("draughts_move", draughts_move),
     ("draughts_rules", draughts_rules),
     ("draughts_play", draughts_play),
+    ("halma_position", halma_position),
+    ("halma_move", halma_move),
+    ("halma_rules", halma_rules),
+    ("halma_play", halma_play),
     ("game_spec", game_spec),
     ("cli_options", cli_options),
     ("host_play", host_play),
@@ -161,6 +166,76 @@ pub fn draughts_play(data: &[u8]) {
         let text = squares.join(sep);
         Ok(g.parse_move(&text).ok())
     });
+}
+
+// ---------------------------------------------------------------------------------
+// Halma (8×8 and 16×16)
+// ---------------------------------------------------------------------------------
+
+/// Halma rules from fuzz bytes: both win rules, no-leave, any draw limit.
+fn halma_rules_from(u: &mut Unstructured<'_>) -> HalmaRules {
+    let parlett = bool::arbitrary(u).unwrap_or(false);
+    let no_leave = bool::arbitrary(u).unwrap_or(false);
+    let max_plies = u.int_in_range(1u16..=1000).unwrap_or(1000);
+    HalmaRules {
+        win: if parlett {
+            WinRule::Parlett
+        } else {
+            WinRule::AllInCamp
+        },
+        no_leave,
+        max_plies,
+    }
+}
+
+/// Halma position text on the board the first byte picks, under fuzzed rules.
+pub fn halma_position(data: &[u8]) {
+    let mut u = Unstructured::new(data);
+    let big = bool::arbitrary(&mut u).unwrap_or(false);
+    let rules = halma_rules_from(&mut u);
+    if big {
+        position_text::<Halma16>(rules, u.take_rest());
+    } else {
+        position_text::<Halma8>(rules, u.take_rest());
+    }
+}
+
+/// Halma move text in a reachable position of either board.
+pub fn halma_move(data: &[u8]) {
+    let mut u = Unstructured::new(data);
+    let big = bool::arbitrary(&mut u).unwrap_or(false);
+    let rules = halma_rules_from(&mut u);
+    if big {
+        move_text::<Halma16>(rules, u.take_rest(), 60);
+    } else {
+        move_text::<Halma8>(rules, u.take_rest(), 200);
+    }
+}
+
+/// Halma rule parameters (`16`, `parlett`, `no-leave`, `plies=N`) for both boards.
+pub fn halma_rules(data: &[u8]) {
+    rules_text::<Halma8>(data);
+    rules_text::<Halma16>(data);
+}
+
+/// Halma `play` with arbitrary (from, to) pairs, off the board included.
+pub fn halma_play(data: &[u8]) {
+    let mut u = Unstructured::new(data);
+    let big = bool::arbitrary(&mut u).unwrap_or(false);
+    let rules = halma_rules_from(&mut u);
+    if big {
+        play::<Halma16>(rules, u.take_rest(), 80, halma_arbitrary_move);
+    } else {
+        play::<Halma8>(rules, u.take_rest(), 300, halma_arbitrary_move);
+    }
+}
+
+/// A Halma move from two raw bytes: any (from, to), off the board included.
+fn halma_arbitrary_move<G>(
+    _: &G,
+    u: &mut Unstructured<'_>,
+) -> arbitrary::Result<Option<HalmaMove>> {
+    Ok(Some(HalmaMove::new(u8::arbitrary(u)?, u8::arbitrary(u)?)))
 }
 
 // ---------------------------------------------------------------------------------

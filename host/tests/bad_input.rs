@@ -53,6 +53,14 @@ const GAMES: &[GameCase] = &[
         // Black moves first; 11-15 twice is a move of a piece that has gone.
         illegal_after: &["11-15", "11-15"],
     },
+    GameCase {
+        spec: "halma",
+        solvable: false,
+        bad_position: "xxxx..../xxx...../xx....../x......./.......o/......oo/.....ooo/....oooq x",
+        bad_move: "c1-",
+        // d1-e1 steps onto an empty square; a1-e1 is not a move of the piece on a1.
+        illegal_after: &["d1-e1", "a1-h8"],
+    },
 ];
 
 /// The commands and how each takes a game and a depth. `None`: the command has no

@@ -143,7 +143,7 @@ pub trait Adapter {
     fn to_ply(&self, pos: &Pos) -> Self::G;
     /// The fixture position of a ply state, read through the game's public accessors
     /// (never through its text format).
-    fn from_ply(&self, g: &Self::G) -> Pos;
+    fn position_of(&self, g: &Self::G) -> Pos;
     /// The fixture's position after a turn, as ply is expected to show it (the
     /// identity except where the fixture README notes a difference of convention).
     fn normalise_successor(&self, pos: &Pos) -> Pos {
@@ -173,7 +173,7 @@ pub fn compare<A: Adapter>(adapter: &A, fx: &Fixture) -> Result<Compared, String
     let mut counts = Compared::default();
     for rec in &fx.records {
         let g = adapter.to_ply(&rec.position);
-        let back = adapter.from_ply(&g);
+        let back = adapter.position_of(&g);
         let mut problem = String::new();
         if back != rec.position {
             let _ = writeln!(
@@ -198,7 +198,7 @@ pub fn compare<A: Adapter>(adapter: &A, fx: &Fixture) -> Result<Compared, String
                     g.display_move(mv)
                 );
             }
-            ours.insert(adapter.from_ply(&checked));
+            ours.insert(adapter.position_of(&checked));
         }
         let theirs: BTreeSet<Pos> = rec
             .successors

@@ -57,7 +57,7 @@ impl Adapter for CheckersAdapter {
         build(pos)
     }
 
-    fn from_ply(&self, g: &Draughts) -> Pos {
+    fn position_of(&self, g: &Draughts) -> Pos {
         let board: String = (0..32)
             .map(|i| {
                 let bit = 1u32 << i;

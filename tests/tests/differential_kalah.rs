@@ -64,7 +64,7 @@ impl Adapter for KalahAdapter {
         build(counts(&pos.board), side)
     }
 
-    fn from_ply(&self, g: &Kalah) -> Pos {
+    fn position_of(&self, g: &Kalah) -> Pos {
         let mut c = [0u32; 14];
         for i in 0..PITS {
             c[i] = g.pit(Player::First, i);
@@ -165,8 +165,8 @@ fn a_changed_rule_would_be_caught() {
             let text = g.to_string();
             Kalah::parse_position(KalahRules::default().with_empty_capture(true), &text).unwrap()
         }
-        fn from_ply(&self, g: &Kalah) -> Pos {
-            KalahAdapter.from_ply(g)
+        fn position_of(&self, g: &Kalah) -> Pos {
+            KalahAdapter.position_of(g)
         }
         fn normalise_successor(&self, pos: &Pos) -> Pos {
             KalahAdapter.normalise_successor(pos)

@@ -35,7 +35,7 @@ impl Adapter for TicTacToeAdapter {
         g
     }
 
-    fn from_ply(&self, g: &TicTacToe) -> Pos {
+    fn position_of(&self, g: &TicTacToe) -> Pos {
         let (x, o) = (g.marks(Player::First), g.marks(Player::Second));
         let board: String = (0..9)
             .map(|sq| {
