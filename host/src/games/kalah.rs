@@ -19,7 +19,7 @@
 //!   transposition table shared by every move's solve).
 
 use std::fs;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicI8, AtomicUsize, Ordering};
 use std::sync::{mpsc, Mutex};
@@ -191,15 +191,12 @@ fn load_or_build_tables(
     if built {
         let save = || -> std::io::Result<()> {
             fs::create_dir_all(&dir)?;
-            let tmp = dir.join(format!("{}.tmp{}", name, std::process::id()));
-            let mut f = fs::File::create(&tmp)?;
             let bytes: Vec<u8> = values
                 .iter()
                 .map(|v| v.load(Ordering::Relaxed) as u8)
                 .collect();
-            f.write_all(&bytes)?;
-            f.sync_all()?;
-            fs::rename(&tmp, &path)
+            // Written under a temporary name that Ctrl-C removes, renamed when complete.
+            crate::interrupt::write_atomic(&path, &bytes)
         };
         match save() {
             Ok(()) => note += &format!(", saved to {}", path.display()),
