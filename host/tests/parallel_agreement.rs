@@ -441,3 +441,65 @@ fn ybwc_at_two_threads_searches_about_alphabetas_nodes() {
         );
     }
 }
+
+#[test]
+fn ybwc_searches_the_eldest_brother_before_any_young_brother() {
+    use ply_core::Player;
+    use std::sync::Mutex;
+    // Depth 2 from the empty tic-tac-toe board: every leaf is one x and one o, so the
+    // evaluation order shows which root move (the x) and which reply (the o) each
+    // evaluation belongs to. Young brothers may not start before their eldest brother
+    // has been searched: at the root (all of x's eldest move's leaves come first) and,
+    // with `parallel_depth` 1, at every child too (each child's first evaluation is its
+    // eldest reply), at thread counts that leave threads idle to steal.
+    let start = TicTacToe::new();
+    let children: Vec<TicTacToe> = start
+        .legal_moves()
+        .iter()
+        .map(|&m| start.play_unchecked(m))
+        .collect();
+    let eldest_x = children[0].marks(Player::First);
+    for threads in [2, 3, 8] {
+        for parallel_depth in [1, 2] {
+            for seed in 0..4 {
+                let random = RandomEval { seed };
+                let log = Mutex::new(Vec::new());
+                let eval = FnEval(|g: &TicTacToe| {
+                    log.lock()
+                        .unwrap()
+                        .push((g.marks(Player::First), g.marks(Player::Second)));
+                    random.evaluate(g)
+                });
+                let options = Options {
+                    parallel_depth: Some(parallel_depth),
+                    ..Options::threads(threads)
+                };
+                let r = parallel::search(Algo::Ybwc, &start, 2, &eval, &options).unwrap();
+                assert_eq!(r.value, alphabeta(&start, 2, &random).value);
+                let log = log.into_inner().unwrap();
+                let eldest = log.iter().take_while(|(x, _)| *x == eldest_x).count();
+                assert!(
+                    eldest > 0,
+                    "{options:?}: the eldest brother was not searched first"
+                );
+                assert!(
+                    log[eldest..].iter().all(|(x, _)| *x != eldest_x),
+                    "{options:?}: a young brother started before the eldest finished: {log:?}"
+                );
+                if parallel_depth == 1 {
+                    for child in &children {
+                        let x = child.marks(Player::First);
+                        let eldest_reply = child.play_unchecked(child.legal_moves()[0]);
+                        if let Some(&(_, o)) = log.iter().find(|(lx, _)| *lx == x) {
+                            assert_eq!(
+                                o,
+                                eldest_reply.marks(Player::Second),
+                                "{options:?}: below {x:#b} a young brother came first"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
