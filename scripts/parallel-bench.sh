@@ -6,7 +6,9 @@
 #
 #   scripts/parallel-bench.sh                 all workloads, threads 1,2, 5 runs
 #   THREADS=1,2,4,8,16 RUNS=3 scripts/parallel-bench.sh
-#   scripts/parallel-bench.sh kalah6x4-start  only these workloads
+#   scripts/parallel-bench.sh kalah6x4-start  only these workloads (kalah6x4-depths:
+#                                             the depth sweep)
+#   RUNS=15 scripts/parallel-bench.sh halma8-middle   millisecond workloads want more runs
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -56,10 +58,15 @@ while IFS='|' read -r name spec eval depth algos position; do
     cat "$out/$name.md"
 done <"$root/benches/data/parallel/workloads.txt"
 
-if (($# == 0)); then
+if (($# == 0)) || [[ " $* " == *" kalah6x4-depths "* ]]; then
     sweep="$out/kalah6x4-depths.md"
     echo "== Kalah 6x4 depth sweep"
-    : >"$sweep"
+    {
+        echo "Load average before the run: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores."
+        echo
+        echo "Made by \`THREADS=$threads RUNS=$runs scripts/parallel-bench.sh kalah6x4-depths\`."
+        echo
+    } >"$sweep"
     for d in 9 11 13 15; do
         "$ply" bench kalah:6x4 --eval store --depth "$d" --algo alphabeta,ybwc,abdada \
             --threads "$threads" --runs "$runs" | tee -a "$sweep"

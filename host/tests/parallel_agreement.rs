@@ -3,8 +3,10 @@
 //! at 1, 2, 3 and 8 threads (more threads than this machine has cores), under the
 //! game's evaluation and under deterministic pseudo-random ones.
 
+use ply_core::games::draughts_eval::DraughtsEval;
+use ply_core::games::halma::eval::{Manhattan, Racer};
 use ply_core::games::kalah::{KalahEval, StoreDifference};
-use ply_core::games::{Kalah, TicTacToe};
+use ply_core::games::{Draughts, Halma16, Halma8, Kalah, TicTacToe};
 use ply_core::search::{alphabeta, minimax, Evaluator, FnEval, RandomEval, INFINITY};
 use ply_core::Game;
 use ply_host::parallel::{self, Algo, Options, ParallelError};
@@ -295,5 +297,209 @@ fn kalah_parallel_perft() {
     let expected = ply_core::perft::perft(&g, 6);
     for threads in THREADS {
         assert_eq!(parallel::perft::perft(&g, 6, threads).unwrap(), expected);
+    }
+}
+
+fn draughts(spec: &str) -> Draughts {
+    Draughts::new(Draughts::parse_rules(spec).unwrap())
+}
+
+/// Draughts positions with kings on the board (both sides, either to move), where
+/// the English repetition draw and the Calgary no-repetition rule can come into play.
+const DRAUGHTS_KINGS: [&str; 3] = [
+    "W:WK22,K18,25,30:BK5,K10,3,7",
+    "B:WK14,21,26,K31:BK19,K23,2,6,9",
+    "W:WK1,K32:BK16,K17",
+];
+
+// English draughts' repetition draw (third occurrence) and the Calgary rule against
+// recreating an earlier position make a value depend on the history, which the
+// position carries with it (copy-make), so every strategy sees the same history as
+// alpha-beta along every line. The one place where history could leak is the Lazy SMP
+// / ABDADA shared table, whose key (the Zobrist hash) leaves the history out. In
+// English draughts a third occurrence needs at least 8 plies of king moves, so at the
+// depths below (at most 7) no line reaches one and table entries are history-free. In
+// the Calgary variant a king move can be forbidden 4 plies into the search, so the
+// king positions are searched there at depth 3 only, where no forbidden recurrence of
+// a position inside the search is possible (one needs 4 plies).
+
+#[test]
+fn draughts_all_strategies_equal_alphabeta() {
+    for spec in ["english", "calgary"] {
+        let eval = DraughtsEval::STANDARD;
+        let positions = positions(draughts(spec), 4, 30, 17);
+        check_all(&positions, 6, &eval);
+        check_all(&positions[..2], 4, &RandomEval { seed: 8 });
+        let kings: Vec<Draughts> = DRAUGHTS_KINGS
+            .iter()
+            .map(|fen| Draughts::parse_position(draughts(spec).rules(), fen).unwrap())
+            .collect();
+        let depth = if spec == "english" { 7 } else { 3 };
+        check_all(&kings, depth, &eval);
+        check_all(&kings, depth, &RandomEval { seed: 2 });
+    }
+}
+
+#[test]
+fn draughts_with_minimax() {
+    let eval = RandomEval { seed: 33 };
+    for spec in ["english", "calgary"] {
+        for g in positions(draughts(spec), 3, 20, 4) {
+            let mm = minimax(&g, 6, &eval);
+            for algo in PARALLEL {
+                for threads in THREADS {
+                    let r =
+                        parallel::search(algo, &g, 6, &eval, &Options::threads(threads)).unwrap();
+                    assert_eq!(r.value, mm.value, "{algo} at {threads} threads on\n{g}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn draughts_parallel_perft() {
+    for spec in ["english", "calgary"] {
+        let g = draughts(spec);
+        let expected = ply_core::perft::perft(&g, 7);
+        for threads in THREADS {
+            assert_eq!(parallel::perft::perft(&g, 7, threads).unwrap(), expected);
+        }
+    }
+}
+
+const HALMA8_MIDDLE: &str = include_str!("../../benches/data/halma8_middle.txt");
+
+#[test]
+fn halma8_all_strategies_equal_alphabeta() {
+    let middle = Halma8::parse_position(Default::default(), HALMA8_MIDDLE.trim()).unwrap();
+    // Seed 000's workload: depth 3 with the Manhattan evaluation, against minimax too.
+    let mm = minimax(&middle, 3, &Manhattan);
+    for algo in PARALLEL {
+        for threads in THREADS {
+            let r =
+                parallel::search(algo, &middle, 3, &Manhattan, &Options::threads(threads)).unwrap();
+            assert_eq!(r.value, mm.value, "{algo} at {threads} threads");
+        }
+    }
+    check_all(&[middle], 3, &Manhattan);
+    check_all(&[middle], 3, &Racer::DEFAULT);
+    check_all(&[middle], 2, &RandomEval { seed: 4 });
+    let positions = positions(Halma8::new(Default::default()), 4, 40, 23);
+    check_all(&positions, 3, &Manhattan);
+    check_all(&positions, 2, &RandomEval { seed: 6 });
+}
+
+#[test]
+fn halma16_all_strategies_equal_alphabeta() {
+    let positions = positions(Halma16::new(Default::default()), 3, 40, 29);
+    check_all(&positions, 2, &Manhattan);
+    check_all(&positions, 2, &Racer::DEFAULT);
+    check_all(&positions[..2], 2, &RandomEval { seed: 10 });
+}
+
+#[test]
+fn halma_parallel_perft() {
+    let middle = Halma8::parse_position(Default::default(), HALMA8_MIDDLE.trim()).unwrap();
+    let big = Halma16::new(Default::default());
+    let expected8 = ply_core::perft::perft(&middle, 3);
+    let expected16 = ply_core::perft::perft(&big, 3);
+    for threads in THREADS {
+        assert_eq!(
+            parallel::perft::perft(&middle, 3, threads).unwrap(),
+            expected8
+        );
+        assert_eq!(
+            parallel::perft::perft(&big, 3, threads).unwrap(),
+            expected16
+        );
+    }
+}
+
+#[test]
+fn ybwc_at_two_threads_searches_about_alphabetas_nodes() {
+    // Young brothers start one at a time in generation order, each with the best
+    // bound known then, so at 2 threads YBWC searches close to alpha-beta's tree.
+    // Handing out the young brothers by halving their range instead (a parallel
+    // iterator) gave 1.5x (root split only) and 1.6x (default) alpha-beta's nodes
+    // here; the limit leaves room for timing, which decides who takes what.
+    let g = kalah("6x4");
+    let depth = 13;
+    let ab = alphabeta(&g, depth, &StoreDifference);
+    for parallel_depth in [Some(depth), None] {
+        let options = Options {
+            parallel_depth,
+            ..Options::threads(2)
+        };
+        let r = parallel::search(Algo::Ybwc, &g, depth, &StoreDifference, &options).unwrap();
+        assert_eq!(r.value, ab.value);
+        assert!(
+            (r.nodes as f64) < 1.3 * ab.nodes as f64,
+            "ybwc {options:?}: {} nodes, alpha-beta {}",
+            r.nodes,
+            ab.nodes
+        );
+    }
+}
+
+#[test]
+fn ybwc_searches_the_eldest_brother_before_any_young_brother() {
+    use ply_core::Player;
+    use std::sync::Mutex;
+    // Depth 2 from the empty tic-tac-toe board: every leaf is one x and one o, so the
+    // evaluation order shows which root move (the x) and which reply (the o) each
+    // evaluation belongs to. Young brothers may not start before their eldest brother
+    // has been searched: at the root (all of x's eldest move's leaves come first) and,
+    // with `parallel_depth` 1, at every child too (each child's first evaluation is its
+    // eldest reply), at thread counts that leave threads idle to steal.
+    let start = TicTacToe::new();
+    let children: Vec<TicTacToe> = start
+        .legal_moves()
+        .iter()
+        .map(|&m| start.play_unchecked(m))
+        .collect();
+    let eldest_x = children[0].marks(Player::First);
+    for threads in [2, 3, 8] {
+        for parallel_depth in [1, 2] {
+            for seed in 0..4 {
+                let random = RandomEval { seed };
+                let log = Mutex::new(Vec::new());
+                let eval = FnEval(|g: &TicTacToe| {
+                    log.lock()
+                        .unwrap()
+                        .push((g.marks(Player::First), g.marks(Player::Second)));
+                    random.evaluate(g)
+                });
+                let options = Options {
+                    parallel_depth: Some(parallel_depth),
+                    ..Options::threads(threads)
+                };
+                let r = parallel::search(Algo::Ybwc, &start, 2, &eval, &options).unwrap();
+                assert_eq!(r.value, alphabeta(&start, 2, &random).value);
+                let log = log.into_inner().unwrap();
+                let eldest = log.iter().take_while(|(x, _)| *x == eldest_x).count();
+                assert!(
+                    eldest > 0,
+                    "{options:?}: the eldest brother was not searched first"
+                );
+                assert!(
+                    log[eldest..].iter().all(|(x, _)| *x != eldest_x),
+                    "{options:?}: a young brother started before the eldest finished: {log:?}"
+                );
+                if parallel_depth == 1 {
+                    for child in &children {
+                        let x = child.marks(Player::First);
+                        let eldest_reply = child.play_unchecked(child.legal_moves()[0]);
+                        if let Some(&(_, o)) = log.iter().find(|(lx, _)| *lx == x) {
+                            assert_eq!(
+                                o,
+                                eldest_reply.marks(Player::Second),
+                                "{options:?}: below {x:#b} a young brother came first"
+                            );
+                        }
+                    }
+                }
+            }
+        }
     }
 }
