@@ -117,6 +117,17 @@ pub trait Game: Copy + Eq + fmt::Debug + fmt::Display + Sized {
     /// incrementally by `play_unchecked`.
     fn hash(&self) -> u64;
 
+    /// The key under which search results for this state may be shared (the
+    /// transposition tables of the engine, the solver and the parallel searches).
+    /// Equal keys must mean equal futures: the same legal moves and outcomes down every
+    /// line. The default is [`Game::hash`]; a game whose rules look at the history
+    /// (repetition rules, move counters) folds that history in, so a table never hands
+    /// a result found under one history to another.
+    #[inline]
+    fn search_key(&self) -> u64 {
+        self.hash()
+    }
+
     /// Writes every legal move into `moves` (cleared first).
     fn generate_moves(&self, moves: &mut Self::MoveList);
 

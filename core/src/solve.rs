@@ -128,7 +128,7 @@ impl<'t, G: Game> Solver<'t, G> {
             self.too_deep = true;
             return 0;
         }
-        let key = game.hash();
+        let key = game.search_key();
         let mut tt_move = None;
         if let Some(e) = self.tt.probe(key, ply) {
             tt_move = e.mv;

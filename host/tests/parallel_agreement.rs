@@ -312,16 +312,14 @@ const DRAUGHTS_KINGS: [&str; 3] = [
     "W:WK1,K32:BK16,K17",
 ];
 
-// English draughts' repetition draw (third occurrence) and the Calgary rule against
-// recreating an earlier position make a value depend on the history, which the
-// position carries with it (copy-make), so every strategy sees the same history as
-// alpha-beta along every line. The one place where history could leak is the Lazy SMP
-// / ABDADA shared table, whose key (the Zobrist hash) leaves the history out. In
-// English draughts a third occurrence needs at least 8 plies of king moves, so at the
-// depths below (at most 7) no line reaches one and table entries are history-free. In
-// the Calgary variant a king move can be forbidden 4 plies into the search, so the
-// king positions are searched there at depth 3 only, where no forbidden recurrence of
-// a position inside the search is possible (one needs 4 plies).
+// English draughts' repetition draw (third occurrence), its move limit and the
+// Calgary rule against recreating an earlier position make a value depend on the
+// history, which the position carries with it (copy-make), so every strategy sees the
+// same history as alpha-beta along every line. The Lazy SMP / ABDADA shared table is
+// keyed by `Game::search_key`, which for draughts folds that history in, so a result
+// found under one history is never used under another: the king positions are
+// searched deep enough for repetitions and forbidden king moves to occur inside the
+// search (a forbidden Calgary recurrence needs 4 plies, an English third occurrence 8).
 
 #[test]
 fn draughts_all_strategies_equal_alphabeta() {
@@ -334,9 +332,10 @@ fn draughts_all_strategies_equal_alphabeta() {
             .iter()
             .map(|fen| Draughts::parse_position(draughts(spec).rules(), fen).unwrap())
             .collect();
-        let depth = if spec == "english" { 7 } else { 3 };
+        // Deep enough for repetitions inside the search (see above).
+        let depth = 9;
         check_all(&kings, depth, &eval);
-        check_all(&kings, depth, &RandomEval { seed: 2 });
+        check_all(&kings, depth - 2, &RandomEval { seed: 2 });
     }
 }
 

@@ -47,10 +47,11 @@
 //! the same move limit, 64 moves by each side by default (the most the buffer allows;
 //! under the assignment's rules such a game would still be going on).
 //!
-//! The Zobrist hash covers the pieces and the side to move, not the history: a
-//! transposition table may return a result found under another history (the usual
-//! graph-history interaction of draughts and chess engines). The outcome and the
-//! legal moves themselves always follow the state's own history.
+//! The Zobrist hash covers the pieces and the side to move, not the history;
+//! `search_key` folds the history since the last man move or capture in, so the
+//! transposition tables of the engine and of the parallel searches never hand a result
+//! found under one history to another (no graph-history interaction). The outcome and
+//! the legal moves always follow the state's own history.
 //!
 //! # Notation
 //! Positions are PDN FEN: `B:W21,22,...,32:B1,2,...,12` — the side to move (`B` or
@@ -1525,6 +1526,23 @@ impl Game for Draughts {
     #[inline]
     fn hash(&self) -> u64 {
         self.hash
+    }
+
+    /// The position hash with the history since the last man move or capture
+    /// folded in: the repetition rules and the move limit depend on it, so search
+    /// tables keep results of different histories apart. In the opening and middle
+    /// game (no king moves yet) the history is empty and the key is the hash.
+    #[inline]
+    fn search_key(&self) -> u64 {
+        let n = self.reversible as usize;
+        if n == 0 {
+            return self.hash;
+        }
+        let mut h = n as u64;
+        for &e in &self.history[..n] {
+            h = crate::zobrist::mix64(h ^ u64::from(e));
+        }
+        self.hash ^ h
     }
 
     fn generate_moves(&self, moves: &mut DraughtsMoves) {

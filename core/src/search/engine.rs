@@ -280,7 +280,7 @@ impl<'t, G: Game, E: Evaluator<G>, C: Clock> Engine<'t, G, E, C> {
         }
         if !self.aborted {
             self.tt
-                .store(game.hash(), 0, depth, alpha, Bound::Exact, best);
+                .store(game.search_key(), 0, depth, alpha, Bound::Exact, best);
         }
         (alpha, best, completed)
     }
@@ -355,7 +355,7 @@ impl<'t, G: Game, E: Evaluator<G>, C: Clock> Engine<'t, G, E, C> {
             return self.leaf(game, ply);
         }
 
-        let key = game.hash();
+        let key = game.search_key();
         let mut tt_move = None;
         if !quiescing {
             if let Some(e) = self.tt.probe(key, ply) {
@@ -518,7 +518,7 @@ impl<'t, G: Game, E: Evaluator<G>, C: Clock> Engine<'t, G, E, C> {
         let _ = report.pv.push(first);
         let mut pos = game.play_unchecked(first);
         while report.pv.len() < MAX_PV && (report.pv.len() as u32) < report.depth.max(1) {
-            let Some(e) = self.tt.probe(pos.hash(), 0) else {
+            let Some(e) = self.tt.probe(pos.search_key(), 0) else {
                 break;
             };
             let Some(mv) = e.mv else {

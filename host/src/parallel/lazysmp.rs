@@ -370,7 +370,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
     fn root(&mut self, game: &G, depth: u32) -> (Score, usize) {
         self.nodes += 1;
         let moves = game.legal_moves();
-        let key = game.hash();
+        let key = game.search_key();
         let tt_move = self.table.probe(key, 0).and_then(|e| e.move_index);
         let mut order = std::mem::take(&mut self.buffers[0]);
         self.order(game, &moves, tt_move, 0, &mut order);
@@ -443,7 +443,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         if moves.is_empty() {
             return leaf(game, ply, self.eval);
         }
-        let key = game.hash();
+        let key = game.search_key();
         let mut tt_move = None;
         if let Some(e) = self.table.probe(key, ply) {
             tt_move = e.move_index.filter(|&i| i < moves.len());
@@ -482,7 +482,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             let child = game.play_unchecked(mv);
             let busy_key = if defer && searched > 0 {
                 let busy = self.busy.expect("defer implies a busy table");
-                let k = child.hash();
+                let k = child.search_key();
                 if !second_pass && busy.is_busy(k) {
                     deferred.push(idx);
                     continue;
