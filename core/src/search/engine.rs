@@ -533,8 +533,9 @@ impl<'t, G: Game, E: Evaluator<G>, C: Clock> Engine<'t, G, E, C> {
     }
 }
 
-/// Folds a move into a history slot with FxHash-style mixing of its `Hash` bytes.
-fn history_slot<M: Hash>(mv: &M) -> usize {
+/// Folds a move into a history slot with FxHash-style mixing of its `Hash` bytes
+/// (shared with the host's parallel searches, so both order moves alike).
+pub fn history_slot<M: Hash>(mv: &M) -> usize {
     struct Fx(u64);
     impl Hasher for Fx {
         fn finish(&self) -> u64 {

@@ -176,7 +176,7 @@ impl<'a, M: Copy> TranspositionTable<'a, M> {
 /// Win scores count plies from the root; in the table they count from the node, so
 /// an entry is valid wherever the position recurs.
 #[inline]
-fn to_tt(v: Score, ply: u32) -> Score {
+pub fn to_tt(v: Score, ply: u32) -> Score {
     if v >= WIN_ZONE {
         v + ply as Score
     } else if v <= -WIN_ZONE {
@@ -186,8 +186,10 @@ fn to_tt(v: Score, ply: u32) -> Score {
     }
 }
 
+/// The inverse of [`to_tt`]: a stored score made relative to a node `ply` plies
+/// from the root.
 #[inline]
-fn from_tt(v: Score, ply: u32) -> Score {
+pub fn from_tt(v: Score, ply: u32) -> Score {
     if v >= WIN_ZONE {
         v - ply as Score
     } else if v <= -WIN_ZONE {

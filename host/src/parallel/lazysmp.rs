@@ -15,11 +15,12 @@
 //! that of sequential alpha-beta.
 
 use std::cmp::Reverse;
-use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
-use ply_core::search::{Bound, Evaluator, Score, INFINITY, MAX_PLY, WIN};
+use ply_core::search::engine::{history_slot, HISTORY_SLOTS};
+use ply_core::search::tt::{from_tt, to_tt};
+use ply_core::search::{Bound, Evaluator, Score, INFINITY, MAX_PLY};
 use ply_core::Game;
 
 use super::{leaf, pool, ParallelError, ParallelResult};
@@ -46,8 +47,6 @@ pub struct Probe {
 
 /// Move indices at or above this are not stored (14 bits, 0 meaning none).
 const MOVE_LIMIT: usize = (1 << 14) - 1;
-
-const WIN_ZONE: Score = WIN - 4 * MAX_PLY as Score;
 
 /// A transposition table shared by threads without locks: each slot is two atomic
 /// words, `key ^ data` and `data`, so a read verifies that both words belong to the
@@ -154,28 +153,6 @@ impl SharedTable {
     fn write_raw(&self, index: usize, check: u64, data: u64) {
         self.slots[index].check.store(check, Ordering::Relaxed);
         self.slots[index].data.store(data, Ordering::Relaxed);
-    }
-}
-
-#[inline]
-fn to_tt(v: Score, ply: u32) -> Score {
-    if v >= WIN_ZONE {
-        v + ply as Score
-    } else if v <= -WIN_ZONE {
-        v - ply as Score
-    } else {
-        v
-    }
-}
-
-#[inline]
-fn from_tt(v: Score, ply: u32) -> Score {
-    if v >= WIN_ZONE {
-        v - ply as Score
-    } else if v <= -WIN_ZONE {
-        v + ply as Score
-    } else {
-        v
     }
 }
 
@@ -312,7 +289,6 @@ where
 }
 
 /// Slots of each thread's history table per side.
-const HISTORY_SLOTS: usize = 512;
 
 /// One searching thread: its own killers, history and ordering buffers.
 struct Worker<'a, G: Game, E> {
@@ -579,25 +555,6 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         }
         order.sort_unstable();
     }
-}
-
-/// Folds a move into a history slot (FxHash-style mixing of its `Hash` bytes).
-fn history_slot<M: Hash>(mv: &M) -> usize {
-    struct Fx(u64);
-    impl Hasher for Fx {
-        fn finish(&self) -> u64 {
-            self.0
-        }
-        fn write(&mut self, bytes: &[u8]) {
-            for &b in bytes {
-                self.0 =
-                    (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-            }
-        }
-    }
-    let mut h = Fx(0);
-    mv.hash(&mut h);
-    (ply_core::zobrist::mix64(h.0) as usize) % HISTORY_SLOTS
 }
 
 #[cfg(test)]
