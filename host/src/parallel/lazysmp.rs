@@ -560,6 +560,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ply_core::search::WIN;
 
     #[test]
     fn store_and_probe_round_trip() {
