@@ -1,22 +1,9 @@
 //! `ply search --algo <parallel> --threads N`, `ply perft --threads N` and `ply bench`
 //! end to end.
 
-use std::process::{Command, Output};
-
-fn ply(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ply"))
-        .args(args)
-        .output()
-        .expect("run ply")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+mod common;
+use common::{ply, stderr, stdout};
+use std::process::Output;
 
 fn line<'a>(out: &'a str, key: &str) -> &'a str {
     out.lines()

@@ -288,8 +288,6 @@ where
     })
 }
 
-/// Slots of each thread's history table per side.
-
 /// One searching thread: its own killers, history and ordering buffers.
 struct Worker<'a, G: Game, E> {
     table: &'a SharedTable,
