@@ -1358,7 +1358,7 @@ mod tests {
     /// Kalah(6,4): +8 under the seed's rules, +10 with empty capture (the published
     /// values), root values only, tables built in memory. Minutes of work:
     /// `cargo test --release -p ply-core --lib -- --ignored published_6x4_values`
-    /// (`scripts/kalah-6x4.sh` checks the same values through `ply solve`).
+    /// (`scripts/test-kalah-6x4.sh` checks the same values through `ply solve`).
     #[test]
     #[ignore = "minutes in release: cargo test --release -- --ignored"]
     fn published_6x4_values() {
