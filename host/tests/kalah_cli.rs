@@ -48,6 +48,8 @@ fn solve_small_sizes_prints_published_values_and_saves_tables() {
             text.lines().filter(|l| l.starts_with("move ")).count(),
             pits
         );
+        // Small sizes get every move's exact value, no bound.
+        assert!(!text.contains("<="), "{}", text);
         assert!(err(&o).contains("endgame tables: built"), "{}", err(&o));
     }
     // A second run loads the saved tables instead of building them.
@@ -63,6 +65,52 @@ fn solve_small_sizes_prints_published_values_and_saves_tables() {
         .unwrap();
     assert_eq!(out(&o).lines().next(), Some("value: 6"), "{}", err(&o));
     assert!(out(&o).contains("move 2: 6"));
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// With no node budget for the moves that are not best, `ply solve` still prints
+/// the exact root value and best moves, and a proved upper bound below the root
+/// value for each other move, which the exact values respect.
+#[test]
+fn solve_over_the_move_node_budget_prints_exact_best_moves_and_bounds() {
+    let d = tmp_dir("budget");
+    let run = |budget: &str| {
+        let o = Command::new(env!("CARGO_BIN_EXE_ply"))
+            .args(["solve", "kalah:4x3"])
+            .env("PLY_TABLES_DIR", &d)
+            .env("PLY_KALAH_TABLE_SEEDS", "0")
+            .env("PLY_KALAH_MOVE_NODES", budget)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", err(&o));
+        out(&o)
+    };
+    let exact = run("max");
+    let bounded = run("0");
+    assert_eq!(exact.lines().next(), Some("value: 6"), "{}", exact);
+    assert_eq!(bounded.lines().next(), Some("value: 6"), "{}", bounded);
+    assert_eq!(exact.lines().nth(1), Some("best moves: 2"), "{}", exact);
+    assert_eq!(bounded.lines().nth(1), Some("best moves: 2"), "{}", bounded);
+    assert!(bounded.contains("move 2: 6\n"), "{}", bounded);
+    let mut bounds = 0;
+    for pit in ["1", "3", "4"] {
+        let value = |text: &str| -> Option<String> {
+            let prefix = format!("move {}: ", pit);
+            text.lines()
+                .find(|l| l.starts_with(&prefix))
+                .map(|l| l[prefix.len()..].to_string())
+        };
+        let v: i64 = value(&exact).unwrap().parse().unwrap();
+        let b = value(&bounded).unwrap();
+        if let Some(rest) = b.strip_prefix("<= ") {
+            let ub: i64 = rest.split(' ').next().unwrap().parse().unwrap();
+            assert!(v <= ub && ub < 6, "pit {}: {} vs bound {}", pit, v, ub);
+            bounds += 1;
+        } else {
+            assert_eq!(b.parse::<i64>().unwrap(), v, "pit {}", pit);
+        }
+    }
+    assert!(bounds > 0, "{}", bounded);
     let _ = std::fs::remove_dir_all(&d);
 }
 

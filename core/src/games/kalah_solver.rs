@@ -486,6 +486,10 @@ pub struct KalahSolver<'t, 'd> {
     stopped: bool,
     depth_limit: Option<u32>,
     bounds: (i32, i32),
+    /// The search stops (without storing anything) once `nodes` exceeds this.
+    node_limit: u64,
+    /// The search stopped at `node_limit` (not at the caller's request).
+    over_budget: bool,
 }
 
 const INF: i32 = 10_000;
@@ -517,6 +521,8 @@ impl<'t, 'd> KalahSolver<'t, 'd> {
             stopped: false,
             depth_limit: None,
             bounds: (-INF, INF),
+            node_limit: u64::MAX,
+            over_budget: false,
         })
     }
 
@@ -553,6 +559,49 @@ impl<'t, 'd> KalahSolver<'t, 'd> {
         };
         let future = self.future_margin(own, opp, guess, control)?;
         Ok(first_player_margin(game, future))
+    }
+
+    /// Bounds on the first player's final margin from `game` under perfect play,
+    /// given that it is known to lie in `lower..=upper` (e.g. from the parent's
+    /// value; pass wide bounds when nothing is known). MTD(f) starts from `guess`;
+    /// its first null-window pass always completes, and later passes stop once
+    /// they have spent `max_nodes` nodes in all, leaving the bounds proved so far:
+    /// the result `(lo, hi)` is exact when `lo == hi`.
+    ///
+    /// With `upper` the parent's value `V` and `guess = V`, the first pass decides
+    /// whether the move is a best one (then `lo == hi == V`); otherwise it proves
+    /// `hi < V`, and further passes narrow that down as far as the budget allows.
+    pub fn solve_bounded(
+        &mut self,
+        game: &Kalah,
+        lower: i32,
+        upper: i32,
+        guess: i32,
+        max_nodes: u64,
+        control: &mut impl SolveControl,
+    ) -> Result<(i32, i32), Interrupted> {
+        let (own, opp) = game.rows_for_mover();
+        if own == 0 || opp == 0 {
+            let v = first_player_margin(game, row_sum(own) as i32 - row_sum(opp) as i32);
+            return Ok((v, v));
+        }
+        let stores = first_player_margin(game, 0);
+        // The first player's margin is `stores + future` when it moves, else
+        // `stores - future`.
+        let first = game.side_to_move() == Player::First;
+        let to_future = |m: i32| if first { m - stores } else { stores - m };
+        let (f_lo, f_hi) = if first {
+            (to_future(lower), to_future(upper))
+        } else {
+            (to_future(upper), to_future(lower))
+        };
+        self.generation = self.generation.wrapping_add(1).max(1);
+        self.stopped = false;
+        self.depth_limit = None;
+        let (lo, hi) =
+            self.mtdf_bounded(own, opp, f_lo, f_hi, to_future(guess), max_nodes, control)?;
+        let (a, b) = (first_player_margin(game, lo), first_player_margin(game, hi));
+        Ok((a.min(b), a.max(b)))
     }
 
     /// The first player's final margin after each legal move of `game`, under
@@ -610,8 +659,32 @@ impl<'t, 'd> KalahSolver<'t, 'd> {
         control: &mut impl SolveControl,
     ) -> Result<i32, Interrupted> {
         let n = (row_sum(own) + row_sum(opp)) as i32;
-        let (mut lo, mut hi) = (-n, n);
+        self.mtdf_bounded(own, opp, -n, n, guess, u64::MAX, control)
+            .map(|(lo, _)| lo)
+    }
+
+    /// MTD(f) within the known bounds `lo..=hi` on the future margin; passes after
+    /// the first stop once they have spent `max_nodes` nodes, returning the bounds
+    /// proved so far (`lo == hi`: exact; for a depth-limited pass, `lo` is the
+    /// last guess).
+    #[allow(clippy::too_many_arguments)]
+    fn mtdf_bounded(
+        &mut self,
+        own: u64,
+        opp: u64,
+        lo: i32,
+        hi: i32,
+        guess: i32,
+        max_nodes: u64,
+        control: &mut impl SolveControl,
+    ) -> Result<(i32, i32), Interrupted> {
+        let n = (row_sum(own) + row_sum(opp)) as i32;
+        let (mut lo, mut hi) = (lo.max(-n), hi.min(n));
+        if lo >= hi {
+            return Ok((lo, hi));
+        }
         let mut g = guess.clamp(lo, hi);
+        let mut budget_from = None;
         // Each pass tests one bound; a run of passes moving the same way (a bad
         // first guess, e.g. 0 for a losing move) doubles its step, so reaching a
         // value `d` away costs about log2(d) passes instead of d/2.
@@ -629,10 +702,22 @@ impl<'t, 'd> KalahSolver<'t, 'd> {
             };
             self.bounds = (lo, hi);
             let depth = self.depth_limit.unwrap_or(u32::MAX);
+            self.over_budget = false;
+            self.node_limit = match budget_from {
+                Some(start) => max_nodes.saturating_add(start),
+                None => u64::MAX,
+            };
             g = self.search(own, opp, beta - 1, beta, depth, control);
+            self.node_limit = u64::MAX;
             if self.stopped {
+                if self.over_budget {
+                    // Out of budget: the bounds proved by the finished passes stand.
+                    self.stopped = false;
+                    return Ok((lo, hi));
+                }
                 return Err(Interrupted);
             }
+            budget_from.get_or_insert(self.nodes);
             if g < beta {
                 hi = g;
             } else {
@@ -641,7 +726,7 @@ impl<'t, 'd> KalahSolver<'t, 'd> {
             self.bounds = (lo, hi);
             control.progress(&self.progress());
         }
-        Ok(g)
+        Ok((g, g))
     }
 
     fn progress(&self) -> SolveProgress {
@@ -729,6 +814,10 @@ impl<'t, 'd> KalahSolver<'t, 'd> {
         control: &mut impl SolveControl,
     ) -> i32 {
         self.nodes += 1;
+        if self.nodes > self.node_limit {
+            self.stopped = true;
+            self.over_budget = true;
+        }
         if self.nodes & 0xFFFF == 0 {
             if control.should_stop() {
                 self.stopped = true;
@@ -1130,6 +1219,62 @@ mod tests {
         }
     }
 
+    /// The bounded solve of each first move, given the root value: with no
+    /// budget it is exact; with none left after the first pass, best moves are
+    /// still exact and the others get a sound upper bound below the root value.
+    /// Mid-game positions with the second player to move are covered too.
+    #[test]
+    fn bounded_solves_bracket_the_exact_move_values() {
+        for ec in [false, true] {
+            for &(p, s, after) in &[
+                (3u8, 3u8, 0usize),
+                (4, 2, 0),
+                (4, 3, 0),
+                (3, 4, 1),
+                (4, 3, 2),
+            ] {
+                let r = rules(p, s, ec);
+                let mut g = Kalah::new(r);
+                for _ in 0..after {
+                    g = g.play_unchecked(g.legal_moves()[0]);
+                }
+                let none = EndgameTables::none(p, ec);
+                let mut tt = std::vec![SolverEntry::EMPTY; 1 << 12];
+                let mut exact = std::vec::Vec::new();
+                KalahSolver::new(r, &mut tt, none)
+                    .unwrap()
+                    .solve_moves(&g, &mut Quiet, |m, v| exact.push((m, v)))
+                    .unwrap();
+                let first = g.side_to_move() == Player::First;
+                // Root value for the first player's margin.
+                let root = if first {
+                    exact.iter().map(|e| e.1).max().unwrap()
+                } else {
+                    exact.iter().map(|e| e.1).min().unwrap()
+                };
+                let (lower, upper) = if first { (-100, root) } else { (root, 100) };
+                for budget in [u64::MAX, 0, 50] {
+                    let mut tt = std::vec![SolverEntry::EMPTY; 1 << 12];
+                    let mut solver = KalahSolver::new(r, &mut tt, none).unwrap();
+                    for &(m, v) in &exact {
+                        let child = g.play_unchecked(m);
+                        let (lo, hi) = solver
+                            .solve_bounded(&child, lower, upper, root, budget, &mut Quiet)
+                            .unwrap();
+                        assert!(lo <= v && v <= hi, "{} {:?} {} {}..{}", r, m, v, lo, hi);
+                        if budget == u64::MAX || v == root {
+                            assert_eq!((lo, hi), (v, v), "{} {:?} budget {}", r, m, budget);
+                        } else if first {
+                            assert!(hi < root, "{} {:?}", r, m);
+                        } else {
+                            assert!(lo > root, "{} {:?}", r, m);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn published_small_values() {
         assert_eq!(solve_plain(rules(3, 3, false)), 2);
@@ -1213,7 +1358,7 @@ mod tests {
     /// Kalah(6,4): +8 under the seed's rules, +10 with empty capture (the published
     /// values), root values only, tables built in memory. Minutes of work:
     /// `cargo test --release -p ply-core --lib -- --ignored published_6x4_values`
-    /// (`scripts/kalah-6x4.sh` checks the same values through `ply solve`).
+    /// (`scripts/test-kalah-6x4.sh` checks the same values through `ply solve`).
     #[test]
     #[ignore = "minutes in release: cargo test --release -- --ignored"]
     fn published_6x4_values() {

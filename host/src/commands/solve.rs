@@ -33,6 +33,12 @@ impl GameCommand for Solve {
         for (m, v) in &out.move_values {
             println!("move {}: {}", m, v);
         }
+        for (m, b) in &out.move_upper_bounds {
+            println!(
+                "move {}: <= {} (upper bound: exact value over the node budget)",
+                m, b
+            );
+        }
         for d in &out.details {
             println!("{}", d);
         }

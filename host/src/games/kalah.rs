@@ -12,11 +12,12 @@
 //!   else `$HOME/.cache/ply`, else `.ply-tables`);
 //! * `PLY_KALAH_TABLE_SEEDS`: seeds in play the tables cover (default by board size,
 //!   see [`default_table_seeds`]; `0` for none);
-//! * `PLY_HASH_MB`: transposition table MiB per solving thread (default 1024 shared
-//!   by the solving threads, 8 when the tables cover all but a few seeds);
+//! * `PLY_HASH_MB`: transposition table MiB (default 1024, 8 when the tables cover
+//!   all but a few seeds);
 //! * `PLY_THREADS`: threads building endgame tables (default: the machine's cores);
-//! * `PLY_SOLVE_THREADS`: threads solving the first moves (default 1: one
-//!   transposition table shared by every move's solve).
+//! * `PLY_KALAH_MOVE_NODES`: nodes a first move that is not a best one may spend
+//!   on its exact value after the pass that proves it worse than the root (default
+//!   4000000; `max`: no limit); over it, `ply solve` prints a proved upper bound.
 
 use std::fs;
 use std::io::Read;
@@ -332,14 +333,10 @@ impl HostGame for Kalah {
         };
         let table_secs = t0.elapsed().as_secs_f64();
         // A small game, or one the tables nearly cover, needs little table memory.
-        // The moves are solved one after another on `PLY_SOLVE_THREADS` threads
-        // (default 1), each thread with its own table: one thread with one table
-        // shared by all the moves reuses what each solve proved for the next.
-        let search_threads = env_number("PLY_SOLVE_THREADS", 1)?.clamp(1, 256) as usize;
-        let default_mb = if in_play > seeds + 12 {
-            1024 / search_threads as u64
-        } else {
-            8
+        let default_mb = if in_play > seeds + 12 { 1024 } else { 8 };
+        let move_nodes = match std::env::var("PLY_KALAH_MOVE_NODES").as_deref() {
+            Ok("max") => u64::MAX,
+            _ => env_number("PLY_KALAH_MOVE_NODES", 4_000_000)?,
         };
         let hash_mb = env_number("PLY_HASH_MB", default_mb)?.clamp(1, 1 << 20);
         let tables = if seeds > 0 {
@@ -349,103 +346,103 @@ impl HostGame for Kalah {
             EndgameTables::none(rules.pits, rules.empty_capture)
         };
 
-        // Each legal move is solved on its own; threads take moves from a queue,
-        // each with its own transposition table.
+        // The root value first, then each first move against it with the same
+        // transposition table: one null-window pass decides whether the move is a
+        // best one (its value is then exactly the root value); a worse move's
+        // exact value is searched within `PLY_KALAH_MOVE_NODES` nodes, else only
+        // the upper bound below the root value that the first pass proved is given.
         let t1 = Instant::now();
         let moves: Vec<Pit> = self.legal_moves().to_vec();
-        let next = AtomicUsize::new(0);
         let stop = AtomicBool::new(false);
-        let results: Mutex<Vec<Option<i32>>> = Mutex::new(vec![None; moves.len()]);
-        let nodes = AtomicUsize::new(0);
-        let failed: Mutex<Option<String>> = Mutex::new(None);
         let (tx, rx) = mpsc::channel::<String>();
         let slots = (hash_mb as usize * (1 << 20)) / std::mem::size_of::<SolverEntry>();
         let me = self.side_to_move();
-        std::thread::scope(|s| {
-            for _ in 0..search_threads.min(moves.len()).max(1) {
-                let out = tx.clone();
-                let (next, stop, results, nodes, failed, moves) =
-                    (&next, &stop, &results, &nodes, &failed, &moves);
-                s.spawn(move || {
-                    let mut tt = vec![SolverEntry::EMPTY; slots];
-                    let mut solver = match KalahSolver::new(rules, &mut tt, tables) {
-                        Ok(s) => s,
-                        Err(e) => {
-                            *failed.lock().unwrap() = Some(e.to_string());
-                            return;
-                        }
-                    };
-                    solver.set_config(SolverConfig {
-                        etc_from_seeds: seeds + 4,
-                        ..SolverConfig::default()
-                    });
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        if i >= moves.len() || stop.load(Ordering::Relaxed) {
-                            break;
-                        }
-                        let mv = moves[i];
-                        let child = self.play_unchecked(mv);
-                        let mut rep = Reporter {
-                            label: format!("pit {}", self.display_move(mv)),
-                            start: t1,
-                            last: 0.0,
-                            out: out.clone(),
-                            stop,
-                        };
-                        let before = solver.nodes();
-                        match solver.solve(&child, &mut rep) {
-                            Ok(first_margin) => {
-                                let v = match me {
-                                    Player::First => first_margin,
-                                    Player::Second => -first_margin,
-                                };
-                                results.lock().unwrap()[i] = Some(v);
-                                let _ = out.send(format!(
-                                    "{:>7.1} s pit {}: value {} ({} nodes)",
-                                    t1.elapsed().as_secs_f64(),
-                                    self.display_move(mv),
-                                    v,
-                                    solver.nodes() - before
-                                ));
-                            }
-                            Err(e) => {
-                                *failed.lock().unwrap() = Some(e.to_string());
-                                stop.store(true, Ordering::Relaxed);
-                                break;
-                            }
-                        }
-                    }
-                    nodes.fetch_add(solver.nodes() as usize, Ordering::Relaxed);
-                });
+        let for_me = |first_margin: i32| match me {
+            Player::First => first_margin,
+            Player::Second => -first_margin,
+        };
+        type Solved = Result<(i32, Vec<(i32, i32)>, u64), String>;
+        let worker = || -> Solved {
+            let out = tx;
+            let mut tt = vec![SolverEntry::EMPTY; slots];
+            let mut solver = KalahSolver::new(rules, &mut tt, tables).map_err(|e| e.to_string())?;
+            solver.set_config(SolverConfig {
+                etc_from_seeds: seeds + 4,
+                ..SolverConfig::default()
+            });
+            let mut rep = Reporter {
+                label: "root".to_string(),
+                start: t1,
+                last: 0.0,
+                out: out.clone(),
+                stop: &stop,
+            };
+            let root_first = solver.solve(self, &mut rep).map_err(|e| e.to_string())?;
+            let root = for_me(root_first);
+            let _ = out.send(format!(
+                "{:>7.1} s root: value {} ({} nodes)",
+                t1.elapsed().as_secs_f64(),
+                root,
+                solver.nodes()
+            ));
+            // Every move's first-player margin is on the mover's side of the root's.
+            let (lower, upper) = match me {
+                Player::First => (-1000, root_first),
+                Player::Second => (root_first, 1000),
+            };
+            let mut bounds = Vec::new();
+            for &mv in &moves {
+                let child = self.play_unchecked(mv);
+                rep.label = format!("pit {}", self.display_move(mv));
+                let before = solver.nodes();
+                let (a, b) = solver
+                    .solve_bounded(&child, lower, upper, root_first, move_nodes, &mut rep)
+                    .map_err(|e| e.to_string())?;
+                let (lo, hi) = (for_me(a).min(for_me(b)), for_me(a).max(for_me(b)));
+                let what = if lo == hi {
+                    format!("value {}", lo)
+                } else {
+                    format!("value {}..={} (node budget spent)", lo, hi)
+                };
+                let _ = out.send(format!(
+                    "{:>7.1} s pit {}: {} ({} nodes)",
+                    t1.elapsed().as_secs_f64(),
+                    self.display_move(mv),
+                    what,
+                    solver.nodes() - before
+                ));
+                bounds.push((lo, hi));
             }
-            drop(tx);
+            Ok((root, bounds, solver.nodes()))
+        };
+        let solved: Solved = std::thread::scope(|s| {
+            let h = s.spawn(worker);
             for line in rx {
                 progress(&line);
             }
+            h.join()
+                .unwrap_or_else(|_| Err("the solving thread panicked".to_string()))
         });
-        if let Some(e) = failed.into_inner().unwrap() {
-            return Err(e);
-        }
+        let (root, bounds, nodes) = solved?;
         let search_secs = t1.elapsed().as_secs_f64();
-        let results = results.into_inner().unwrap();
         let mut move_values = Vec::new();
-        for (mv, v) in moves.iter().zip(&results) {
-            let v = v.ok_or("a move was left unsolved")?;
-            move_values.push((self.display_move(*mv).to_string(), i64::from(v)));
+        let mut move_upper_bounds = Vec::new();
+        for (mv, &(lo, hi)) in moves.iter().zip(&bounds) {
+            let name = self.display_move(*mv).to_string();
+            if lo == hi {
+                move_values.push((name, i64::from(lo)));
+            } else {
+                move_upper_bounds.push((name, i64::from(hi)));
+            }
         }
-        let value = if move_values.is_empty() {
+        let value = if moves.is_empty() {
             // A finished game: its margin for the side to move.
             i64::from(self.store_difference())
         } else {
-            move_values.iter().map(|(_, v)| *v).max().unwrap_or(0)
+            i64::from(root)
         };
         details.push(format!("rules: {}", rules));
-        details.push(format!(
-            "nodes: {} on {} threads",
-            nodes.load(Ordering::Relaxed),
-            search_threads.min(moves.len()).max(1)
-        ));
+        details.push(format!("nodes: {}", nodes));
         details.push(format!(
             "time: endgame tables {:.2} s, search {:.2} s",
             table_secs, search_secs
@@ -453,6 +450,7 @@ impl HostGame for Kalah {
         Ok(SolveOutput {
             value,
             move_values,
+            move_upper_bounds,
             details,
         })
     }

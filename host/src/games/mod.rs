@@ -18,6 +18,9 @@ pub struct SolveOutput {
     pub value: i64,
     /// Each legal move with its value for the side to move, in generation order.
     pub move_values: Vec<(String, i64)>,
+    /// Moves whose exact value was not computed (over a node budget), each with a
+    /// proved upper bound on its value for the side to move, below `value`.
+    pub move_upper_bounds: Vec<(String, i64)>,
     /// Further lines to print (nodes, table statistics).
     pub details: Vec<String>,
 }

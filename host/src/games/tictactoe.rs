@@ -106,6 +106,7 @@ impl HostGame for TicTacToe {
         Ok(SolveOutput {
             value: i64::from(root.value),
             move_values,
+            move_upper_bounds: Vec::new(),
             details,
         })
     }
