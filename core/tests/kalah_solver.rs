@@ -38,3 +38,53 @@ fn published_6x4_values() {
     assert_eq!(root_value(6, 4, false, 18, 1 << 24), 8);
     assert_eq!(root_value(6, 4, true, 18, 1 << 24), 10);
 }
+
+/// Solvers on four threads sharing one lock-free table, each solving every first
+/// move of Kalah(5,3) in its own order (so they write the same positions at once),
+/// get the values one solver gets alone: with a table big enough to keep most
+/// entries and with one so small that threads overwrite each other constantly.
+#[test]
+fn solvers_sharing_a_table_on_threads_agree_with_one_solver() {
+    use std::sync::atomic::AtomicU64;
+
+    use ply_core::games::kalah_solver::SharedSolverTable;
+    use ply_core::Game;
+
+    for ec in [false, true] {
+        let r = KalahRules::new(5, 3).unwrap().with_empty_capture(ec);
+        let table_seeds = 10;
+        let len = table_len(5, table_seeds).unwrap();
+        let values: Vec<AtomicI8> = (0..len).map(|_| AtomicI8::new(UNKNOWN)).collect();
+        build_tables(5, ec, table_seeds, 0, &values, |_| {}).unwrap();
+        let tables = EndgameTables::new(5, ec, table_seeds, &values).unwrap();
+        let start = Kalah::new(r);
+        let mut want = Vec::new();
+        let mut tt = vec![SolverEntry::EMPTY; 1 << 16];
+        KalahSolver::new(r, &mut tt, tables)
+            .unwrap()
+            .solve_moves(&start, &mut Quiet, |m, v| want.push((m, v)))
+            .unwrap();
+        let moves = start.legal_moves();
+        assert_eq!(want.len(), moves.len());
+        for buckets in [1usize << 14, 16] {
+            let words: Vec<AtomicU64> = (0..buckets * SharedSolverTable::BUCKET_WORDS)
+                .map(|_| AtomicU64::new(0))
+                .collect();
+            let shared = SharedSolverTable::new(&words);
+            std::thread::scope(|s| {
+                for t in 0..4usize {
+                    let want = &want;
+                    let moves = &moves;
+                    s.spawn(move || {
+                        let mut solver = KalahSolver::with_table(r, shared, tables).unwrap();
+                        for k in 0..moves.len() {
+                            let (m, v) = want[(k + t) % moves.len()];
+                            let got = solver.solve(&start.play_unchecked(m), &mut Quiet).unwrap();
+                            assert_eq!(got, v, "move {:?}, {} buckets, thread {}", m, buckets, t);
+                        }
+                    });
+                }
+            });
+        }
+    }
+}

@@ -4,11 +4,14 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
+use std::sync::atomic::AtomicU64;
 
 use ply_core::games::draughts_eval::DraughtsEval;
 use ply_core::games::halma::eval::{Manhattan, Racer};
 use ply_core::games::kalah::{KalahEval, KalahRules};
-use ply_core::games::kalah_solver::{EndgameTables, KalahSolver, Quiet, SolverEntry};
+use ply_core::games::kalah_solver::{
+    EndgameTables, KalahSolver, Quiet, SharedSolverTable, SolverEntry,
+};
 use ply_core::games::{Draughts, Halma16, Halma8, Kalah, TicTacToe};
 use ply_core::perft::perft;
 use ply_core::search::Evaluator;
@@ -123,6 +126,27 @@ fn kalah_rules_search_and_solver_allocate_nothing() {
     });
     assert_eq!(v, 2);
     assert_eq!(n, 0, "the Kalah solver allocated {} times", n);
+    // The same over the lock-free shared table, with a shallow estimate first
+    // and a bounded solve of a first move, as `ply solve` runs them.
+    let words: Vec<AtomicU64> = (0..(1 << 12)).map(|_| AtomicU64::new(0)).collect();
+    let shared = SharedSolverTable::new(&words);
+    let child = small.play_unchecked(small.legal_moves()[0]);
+    let (n, v) = allocations(|| {
+        let mut solver =
+            KalahSolver::with_table(rules, shared, EndgameTables::none(3, false)).unwrap();
+        let guess = solver.estimate(&small, 6, 0, &mut Quiet).unwrap();
+        let v = solver.solve(&small, &mut Quiet).unwrap();
+        let bounds = solver
+            .solve_bounded(&child, -100, v, guess, u64::MAX, &mut Quiet)
+            .unwrap();
+        (v, bounds.0 <= bounds.1)
+    });
+    assert_eq!(v, (2, true));
+    assert_eq!(
+        n, 0,
+        "the Kalah solver on a shared table allocated {} times",
+        n
+    );
 }
 
 #[test]

@@ -179,12 +179,23 @@ impl<'a> EndgameTables<'a> {
     /// play, if the tables cover `n`.
     #[inline(always)]
     pub fn probe(&self, own: u64, opp: u64, n: u32) -> Option<i32> {
+        self.index(own, opp, n).map(|i| self.value_at(i))
+    }
+
+    /// Where the entry of a position lies, if the tables cover `n` seeds in play.
+    #[inline(always)]
+    fn index(&self, own: u64, opp: u64, n: u32) -> Option<usize> {
         if n > self.max_seeds || self.values.is_empty() {
             return None;
         }
         let m = 2 * self.pits;
-        let i = layer_offset(m, n) + rank(own, opp, self.pits);
-        Some(i32::from(self.values[i as usize].load(Ordering::Relaxed)))
+        Some((layer_offset(m, n) + rank(own, opp, self.pits)) as usize)
+    }
+
+    /// The entry at `i` (from [`EndgameTables::index`]).
+    #[inline(always)]
+    fn value_at(&self, i: usize) -> i32 {
+        i32::from(self.values[i].load(Ordering::Relaxed))
     }
 }
 
@@ -399,6 +410,133 @@ impl Default for SolverEntry {
     }
 }
 
+/// The memory of the solver's transposition table: slots in buckets of two
+/// (slots `2k` and `2k + 1`). A plain slice serves one solver; a
+/// [`SharedSolverTable`] serves several solvers on several threads at once.
+pub trait SolverTable {
+    /// The number of slots (a bucket is two slots; an odd last slot is unused).
+    fn slots(&self) -> usize;
+    /// The entry in `slot` ([`SolverEntry::EMPTY`] if there is none).
+    fn load(&self, slot: usize) -> SolverEntry;
+    /// Writes `e` into `slot`.
+    fn save(&mut self, slot: usize, e: SolverEntry);
+    /// Reads the memory of `slot` without decoding it, so that a later
+    /// [`SolverTable::load`] finds it in the cache (the caller combines the
+    /// results so that the reads are not optimised away).
+    fn touch(&self, slot: usize) -> u64;
+}
+
+impl SolverTable for &mut [SolverEntry] {
+    #[inline(always)]
+    fn slots(&self) -> usize {
+        self.len()
+    }
+    #[inline(always)]
+    fn load(&self, slot: usize) -> SolverEntry {
+        self[slot]
+    }
+    #[inline(always)]
+    fn save(&mut self, slot: usize, e: SolverEntry) {
+        self[slot] = e;
+    }
+    #[inline(always)]
+    fn touch(&self, slot: usize) -> u64 {
+        self[slot].own
+    }
+}
+
+/// A transposition table that several solvers on several threads share: each
+/// bucket of two entries is one 64-byte cache line of eight atomic words (an
+/// entry is three; two are unused).
+///
+/// Writes are not locked. An entry is stored as its bounds word `d` and its rows
+/// each XORed with a different hash of `d`; a reader accepts an entry only if both
+/// rows decode to the position it asks for, so an entry torn by two threads
+/// writing the same slot at once (words from two different writes) is rejected
+/// unless 128 bits of hashes happen to match.
+#[cfg(target_has_atomic = "64")]
+#[derive(Clone, Copy, Debug)]
+pub struct SharedSolverTable<'a> {
+    words: &'a [core::sync::atomic::AtomicU64],
+}
+
+#[cfg(target_has_atomic = "64")]
+impl<'a> SharedSolverTable<'a> {
+    /// Atomic words a bucket takes.
+    pub const BUCKET_WORDS: usize = 8;
+
+    /// A table over `words` (cleared by [`SharedSolverTable::clear`] or all
+    /// zeros when new). Start `words` on a 64-byte boundary so that each bucket
+    /// is one cache line; any length works (a partial last bucket is unused).
+    pub fn new(words: &'a [core::sync::atomic::AtomicU64]) -> Self {
+        SharedSolverTable { words }
+    }
+
+    /// Empties every slot (one thread, before the solvers start).
+    pub fn clear(&self) {
+        for w in self.words {
+            w.store(0, Ordering::Relaxed);
+        }
+    }
+
+    #[inline(always)]
+    fn base(slot: usize) -> usize {
+        (slot / 2) * Self::BUCKET_WORDS + (slot % 2) * 3
+    }
+}
+
+#[cfg(target_has_atomic = "64")]
+const SHARED_OWN_KEY: u64 = 0x5eed_0f0e_1a1a_0001;
+#[cfg(target_has_atomic = "64")]
+const SHARED_OPP_KEY: u64 = 0x5eed_0f0e_1a1a_0002;
+
+#[cfg(target_has_atomic = "64")]
+impl SolverTable for SharedSolverTable<'_> {
+    #[inline(always)]
+    fn slots(&self) -> usize {
+        self.words.len() / Self::BUCKET_WORDS * 2
+    }
+    #[inline(always)]
+    fn load(&self, slot: usize) -> SolverEntry {
+        let b = Self::base(slot);
+        let w = &self.words[b..b + 3];
+        let d = w[2].load(Ordering::Relaxed);
+        if d == 0 {
+            return SolverEntry::EMPTY;
+        }
+        let own = w[0].load(Ordering::Relaxed) ^ mix64(d ^ SHARED_OWN_KEY);
+        let opp = w[1].load(Ordering::Relaxed) ^ mix64(d ^ SHARED_OPP_KEY);
+        SolverEntry {
+            own,
+            opp,
+            lo: d as u16 as i16,
+            hi: (d >> 16) as u16 as i16,
+            mv: (d >> 32) as u8,
+            depth: (d >> 40) as u8,
+            work: (d >> 48) as u8,
+            generation: (d >> 56) as u8,
+        }
+    }
+    #[inline(always)]
+    fn save(&mut self, slot: usize, e: SolverEntry) {
+        let d = u64::from(e.lo as u16)
+            | u64::from(e.hi as u16) << 16
+            | u64::from(e.mv) << 32
+            | u64::from(e.depth) << 40
+            | u64::from(e.work) << 48
+            | u64::from(e.generation) << 56;
+        let b = Self::base(slot);
+        let w = &self.words[b..b + 3];
+        w[0].store(e.own ^ mix64(d ^ SHARED_OWN_KEY), Ordering::Relaxed);
+        w[1].store(e.opp ^ mix64(d ^ SHARED_OPP_KEY), Ordering::Relaxed);
+        w[2].store(d, Ordering::Relaxed);
+    }
+    #[inline(always)]
+    fn touch(&self, slot: usize) -> u64 {
+        self.words[Self::base(slot)].load(Ordering::Relaxed)
+    }
+}
+
 const EXACT_DEPTH: u8 = u8::MAX;
 
 /// How a solve is going, passed to [`SolveControl::progress`].
@@ -474,8 +612,8 @@ impl Default for SolverConfig {
 
 /// The exact Kalah solver over a caller-provided transposition table and optional
 /// endgame tables.
-pub struct KalahSolver<'t, 'd> {
-    tt: &'t mut [SolverEntry],
+pub struct KalahSolver<'d, T: SolverTable> {
+    tt: T,
     tables: EndgameTables<'d>,
     pits: u32,
     empty_capture: bool,
@@ -494,7 +632,7 @@ pub struct KalahSolver<'t, 'd> {
 
 const INF: i32 = 10_000;
 
-impl<'t, 'd> KalahSolver<'t, 'd> {
+impl<'t, 'd> KalahSolver<'d, &'t mut [SolverEntry]> {
     /// A solver for `rules` (the seeds per pit do not matter) using `tt` as its
     /// transposition table (cleared) and `tables` for endgames, which must be for
     /// the same pits and capture rule.
@@ -503,11 +641,24 @@ impl<'t, 'd> KalahSolver<'t, 'd> {
         tt: &'t mut [SolverEntry],
         tables: EndgameTables<'d>,
     ) -> Result<Self, &'static str> {
-        if tables.pits != u32::from(rules.pits) || tables.empty_capture != rules.empty_capture {
-            return Err("the endgame tables are for another number of pits or capture rule");
-        }
         for e in tt.iter_mut() {
             *e = SolverEntry::EMPTY;
+        }
+        Self::with_table(rules, tt, tables)
+    }
+}
+
+impl<'d, T: SolverTable> KalahSolver<'d, T> {
+    /// A solver like [`KalahSolver::new`] over any table memory, used as it is
+    /// (not cleared: several solvers may share a [`SharedSolverTable`], and what
+    /// one proves the others use).
+    pub fn with_table(
+        rules: KalahRules,
+        tt: T,
+        tables: EndgameTables<'d>,
+    ) -> Result<Self, &'static str> {
+        if tables.pits != u32::from(rules.pits) || tables.empty_capture != rules.empty_capture {
+            return Err("the endgame tables are for another number of pits or capture rule");
         }
         Ok(KalahSolver {
             tt,
@@ -602,6 +753,47 @@ impl<'t, 'd> KalahSolver<'t, 'd> {
             self.mtdf_bounded(own, opp, f_lo, f_hi, to_future(guess), max_nodes, control)?;
         let (a, b) = (first_player_margin(game, lo), first_player_margin(game, hi));
         Ok((a.min(b), a.max(b)))
+    }
+
+    /// A heuristic estimate of the first player's final margin from `game`: MTD(f)
+    /// passes searching `depth` plies (2, 4, ... up to `depth`), counting the
+    /// seeds still on the board as nobody's (the seed's store difference) where a
+    /// line is cut off. Endgame tables still end lines exactly. The estimate is a
+    /// first guess for [`KalahSolver::solve_bounded`]; the table entries it leaves
+    /// only order moves for the exact search.
+    pub fn estimate(
+        &mut self,
+        game: &Kalah,
+        depth: u32,
+        guess: i32,
+        control: &mut impl SolveControl,
+    ) -> Result<i32, Interrupted> {
+        let (own, opp) = game.rows_for_mover();
+        if own == 0 || opp == 0 || depth == 0 {
+            let v = first_player_margin(game, row_sum(own) as i32 - row_sum(opp) as i32);
+            return Ok(if depth == 0 {
+                first_player_margin(game, 0)
+            } else {
+                v
+            });
+        }
+        let stores = first_player_margin(game, 0);
+        let first = game.side_to_move() == Player::First;
+        let mut g = if first {
+            guess - stores
+        } else {
+            stores - guess
+        };
+        self.generation = self.generation.wrapping_add(1).max(1);
+        self.stopped = false;
+        let mut d = 2 - depth % 2;
+        while d <= depth {
+            self.depth_limit = Some(d);
+            g = self.mtdf(own, opp, g, control)?;
+            d += 2;
+        }
+        self.depth_limit = None;
+        Ok(first_player_margin(game, g))
     }
 
     /// The first player's final margin after each legal move of `game`, under
@@ -730,10 +922,9 @@ impl<'t, 'd> KalahSolver<'t, 'd> {
     }
 
     fn progress(&self) -> SolveProgress {
-        let sample = self.tt.len().min(4096);
-        let used = self.tt[..sample]
-            .iter()
-            .filter(|e| e.generation != 0)
+        let sample = self.tt.slots().min(4096);
+        let used = (0..sample)
+            .filter(|&i| self.tt.load(i).generation != 0)
             .count();
         SolveProgress {
             depth: self.depth_limit,
@@ -749,20 +940,21 @@ impl<'t, 'd> KalahSolver<'t, 'd> {
     #[inline(always)]
     fn bucket(&self, own: u64, opp: u64) -> usize {
         let h = mix64(own ^ mix64(opp ^ 0x004b_414c_4148));
-        let buckets = self.tt.len() / 2;
+        let buckets = self.tt.slots() / 2;
         2 * (((u128::from(h) * buckets as u128) >> 64) as usize)
     }
 
     /// The table entry of a position, if present.
     #[inline(always)]
     fn probe_tt(&self, own: u64, opp: u64) -> Option<SolverEntry> {
-        if self.tt.len() < 2 {
+        if self.tt.slots() < 2 {
             return None;
         }
         let b = self.bucket(own, opp);
-        for e in &self.tt[b..b + 2] {
+        for i in b..b + 2 {
+            let e = self.tt.load(i);
             if e.own == own && e.opp == opp && e.generation != 0 {
-                return Some(*e);
+                return Some(e);
             }
         }
         None
@@ -770,15 +962,17 @@ impl<'t, 'd> KalahSolver<'t, 'd> {
 
     /// Stores bounds `lo..=hi` of a position, searched to `depth` at a cost of
     /// `work` (log2 nodes). Each bucket keeps the position's own slot if it has
-    /// one, else replaces the entry of an older solve or the cheaper one.
+    /// one, else replaces the less valuable entry: empty first, then by work, an
+    /// exact entry (valid forever) above any depth-limited one, and one of an
+    /// earlier solve a little below one of this solve.
     #[inline(always)]
     fn store_tt(&mut self, own: u64, opp: u64, e: SolverEntry) {
-        if self.tt.len() < 2 {
+        if self.tt.slots() < 2 {
             return;
         }
         let b = self.bucket(own, opp);
         let gen = self.generation;
-        let pair = &mut self.tt[b..b + 2];
+        let pair = [self.tt.load(b), self.tt.load(b + 1)];
         let i = if pair[0].own == own && pair[0].opp == opp && pair[0].generation != 0 {
             0
         } else if pair[1].own == own && pair[1].opp == opp && pair[1].generation != 0 {
@@ -786,11 +980,10 @@ impl<'t, 'd> KalahSolver<'t, 'd> {
         } else {
             let score = |x: &SolverEntry| {
                 if x.generation == 0 {
-                    -2
-                } else if x.generation != gen {
-                    -1
+                    -100
                 } else {
                     i32::from(x.work) + 64 * i32::from(x.depth == EXACT_DEPTH)
+                        - 4 * i32::from(x.generation != gen)
                 }
             };
             if score(&pair[0]) <= score(&pair[1]) {
@@ -799,7 +992,7 @@ impl<'t, 'd> KalahSolver<'t, 'd> {
                 1
             }
         };
-        pair[i] = e;
+        self.tt.save(b + i, e);
     }
 
     /// Fail-soft alpha-beta on the future margin of the mover of `own` vs `opp`,
@@ -874,10 +1067,51 @@ impl<'t, 'd> KalahSolver<'t, 'd> {
             }
         }
 
-        // Generate the moves; settle those whose value is known without a search
-        // (game over, a child in the endgame tables) and look the others' children up
-        // in the table (enhanced transposition cutoff): any of them may refute the
-        // window at once.
+        // Sow every move first and start the memory loads the moves will need (their
+        // children's endgame-table entries, or table buckets for the enhanced
+        // transposition cutoff below) all at once: the loads are independent, so
+        // their cache misses overlap instead of coming one after another.
+        let child_depth = if exact { depth } else { depth - 1 };
+        let child_want = if exact {
+            EXACT_DEPTH
+        } else {
+            child_depth.min(254) as u8
+        };
+        let etc_here = n >= self.config.etc_from_seeds && self.tt.slots() >= 2;
+        let mut gen_sown = [EMPTY_SOWN; 8];
+        let mut gen_pit = [0u8; 8];
+        let mut gen_slot = [Slot::None; 8];
+        let mut moves = 0usize;
+        let mut touch = 0u64;
+        let mut bits = non_empty(own);
+        while bits != 0 {
+            let i = bits.trailing_zeros() / 8;
+            bits &= bits - 1;
+            let s = sow(own, opp, self.pits, i, self.empty_capture);
+            if !s.game_over && child_depth != 0 {
+                let (a, b) = if s.extra_turn {
+                    (s.own, s.opp)
+                } else {
+                    (s.opp, s.own)
+                };
+                if let Some(t) = self.tables.index(a, b, n - s.gain) {
+                    touch ^= self.tables.value_at(t) as u64;
+                    gen_slot[moves] = Slot::Table(t);
+                } else if etc_here {
+                    let bk = self.bucket(a, b);
+                    touch ^= self.tt.touch(bk) ^ self.tt.touch(bk + 1);
+                    gen_slot[moves] = Slot::Bucket;
+                }
+            }
+            gen_sown[moves] = s;
+            gen_pit[moves] = i as u8;
+            moves += 1;
+        }
+        core::hint::black_box(touch);
+
+        // Settle the moves whose value is known without a search (game over, a child
+        // in the endgame tables, a child whose table bounds refute the window: the
+        // enhanced transposition cutoff) and order the others.
         let mut sown = [EMPTY_SOWN; 8];
         let mut keys = [0i64; 8];
         let mut known = [None::<i32>; 8];
@@ -885,17 +1119,9 @@ impl<'t, 'd> KalahSolver<'t, 'd> {
         let mut count = 0usize;
         let mut best = -INF;
         let mut best_move = 0u8;
-        let mut bits = non_empty(own);
-        let child_depth = if exact { depth } else { depth - 1 };
-        let child_want = if exact {
-            EXACT_DEPTH
-        } else {
-            child_depth.min(254) as u8
-        };
-        while bits != 0 {
-            let i = bits.trailing_zeros() / 8;
-            bits &= bits - 1;
-            let s = sow(own, opp, self.pits, i, self.empty_capture);
+        for m in 0..moves {
+            let s = gen_sown[m];
+            let i = gen_pit[m];
             let g = s.gain as i32;
             let mut value = None;
             let mut key;
@@ -903,39 +1129,37 @@ impl<'t, 'd> KalahSolver<'t, 'd> {
                 value = Some(g - s.opp_gain as i32);
                 key = 0;
             } else {
-                let (a, b) = if s.extra_turn {
-                    (s.own, s.opp)
-                } else {
-                    (s.opp, s.own)
-                };
                 let sign = if s.extra_turn { 1 } else { -1 };
                 if child_depth == 0 {
                     // The horizon: the child's future margin counts as 0.
                     value = Some(g);
-                } else if let Some(cv) = self.tables.probe(a, b, n - s.gain) {
+                } else if let Slot::Table(t) = gen_slot[m] {
                     self.table_hits += 1;
-                    value = Some(g + sign * cv);
-                } else if let Some(e) = if n >= self.config.etc_from_seeds {
-                    self.probe_tt(a, b)
-                } else {
-                    None
-                } {
-                    if e.depth >= child_want {
-                        // The parent's bounds for this move from the child's.
-                        let (clo, chi) = (i32::from(e.lo), i32::from(e.hi));
-                        let (vlo, vhi) = if s.extra_turn {
-                            (g + clo, g + chi)
-                        } else {
-                            (g - chi, g - clo)
-                        };
-                        if vlo == vhi || vlo >= beta {
-                            value = Some(vlo);
+                    value = Some(g + sign * self.tables.value_at(t));
+                } else if gen_slot[m] == Slot::Bucket {
+                    let (a, b) = if s.extra_turn {
+                        (s.own, s.opp)
+                    } else {
+                        (s.opp, s.own)
+                    };
+                    if let Some(e) = self.probe_tt(a, b) {
+                        if e.depth >= child_want {
+                            // The parent's bounds for this move from the child's.
+                            let (clo, chi) = (i32::from(e.lo), i32::from(e.hi));
+                            let (vlo, vhi) = if s.extra_turn {
+                                (g + clo, g + chi)
+                            } else {
+                                (g - chi, g - clo)
+                            };
+                            if vlo == vhi || vlo >= beta {
+                                value = Some(vlo);
+                            }
                         }
                     }
                 }
                 key = if !self.config.ordering {
                     0
-                } else if i as u8 == tt_move {
+                } else if i == tt_move {
                     1 << 40
                 } else if s.extra_turn {
                     (1 << 38) + i64::from(i)
@@ -952,7 +1176,7 @@ impl<'t, 'd> KalahSolver<'t, 'd> {
                 key = 1 << 42;
                 if v > best {
                     best = v;
-                    best_move = i as u8;
+                    best_move = i;
                 }
             }
             let mut j = count;
@@ -965,7 +1189,7 @@ impl<'t, 'd> KalahSolver<'t, 'd> {
             }
             keys[j] = key;
             sown[j] = s;
-            order[j] = i as u8;
+            order[j] = i;
             known[j] = value;
             count += 1;
         }
@@ -1036,6 +1260,17 @@ impl<'t, 'd> KalahSolver<'t, 'd> {
     }
 }
 
+/// What a move's child is looked up in before the search.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Slot {
+    /// Nothing (searched, or settled without a lookup).
+    None,
+    /// The endgame-table entry at this index.
+    Table(usize),
+    /// The transposition table (enhanced transposition cutoff).
+    Bucket,
+}
+
 const EMPTY_SOWN: Sown = Sown {
     own: 0,
     opp: 0,
@@ -1082,6 +1317,7 @@ pub fn minimax_future_margin(own: u64, opp: u64, pits: u32, empty_capture: bool)
 #[cfg(test)]
 mod tests {
     use super::*;
+    use core::sync::atomic::AtomicU64;
 
     fn rules(p: u8, s: u8, ec: bool) -> KalahRules {
         KalahRules::new(p, s).unwrap().with_empty_capture(ec)
@@ -1324,18 +1560,145 @@ mod tests {
                             } else {
                                 EndgameTables::none(p, ec)
                             };
-                            let mut all_slots = [SolverEntry::EMPTY; 1 << 10];
-                            let tt = &mut all_slots[..slots];
-                            let mut s = KalahSolver::new(r, tt, tables).unwrap();
-                            s.set_config(SolverConfig {
+                            let config = SolverConfig {
                                 deepening_to,
                                 ordering: true,
                                 etc_from_seeds: if with_tables { 8 } else { 0 },
-                            });
+                            };
+                            let mut all_slots = [SolverEntry::EMPTY; 1 << 10];
+                            let tt = &mut all_slots[..slots];
+                            let mut s = KalahSolver::new(r, tt, tables).unwrap();
+                            s.set_config(config);
                             assert_eq!(s.solve(&g, &mut Quiet).unwrap(), want, "{:?}", g);
+                            // A shallow estimate first leaves depth-limited entries
+                            // that must not change the exact value.
+                            let words = [const { AtomicU64::new(0) }; 4 << 10];
+                            let shared = SharedSolverTable::new(
+                                &words[..slots / 2 * SharedSolverTable::BUCKET_WORDS],
+                            );
+                            let mut s = KalahSolver::with_table(r, shared, tables).unwrap();
+                            s.set_config(config);
+                            s.estimate(&g, 3, 0, &mut Quiet).unwrap();
+                            assert_eq!(s.solve(&g, &mut Quiet).unwrap(), want, "{:?}", g);
+                            // Searched to the end, the estimate is the exact value.
+                            assert_eq!(s.estimate(&g, 60, 0, &mut Quiet).unwrap(), want);
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /// The margin of a depth-limited search without tables: the seeds still on
+    /// the board count for nobody at the horizon.
+    fn depth_limited_margin(own: u64, opp: u64, pits: u32, ec: bool, depth: u32) -> i32 {
+        if own == 0 || opp == 0 {
+            return row_sum(own) as i32 - row_sum(opp) as i32;
+        }
+        if depth == 0 {
+            return 0;
+        }
+        let mut best = -INF;
+        let mut bits = non_empty(own);
+        while bits != 0 {
+            let i = bits.trailing_zeros() / 8;
+            bits &= bits - 1;
+            let s = sow(own, opp, pits, i, ec);
+            let g = s.gain as i32;
+            let v = if s.game_over {
+                g - s.opp_gain as i32
+            } else if s.extra_turn {
+                g + depth_limited_margin(s.own, s.opp, pits, ec, depth - 1)
+            } else {
+                g - depth_limited_margin(s.opp, s.own, pits, ec, depth - 1)
+            };
+            best = best.max(v);
+        }
+        best
+    }
+
+    #[test]
+    fn estimates_are_depth_limited_searches() {
+        // With a one-slot table no entry survives to stand in for a deeper or
+        // shallower search, so the estimate is the plain depth-limited value.
+        for (p, sd) in [(3u8, 3u8), (4, 2), (2, 4)] {
+            for ec in [false, true] {
+                let r = rules(p, sd, ec);
+                let g = Kalah::new(r);
+                let (own, opp) = g.rows_for_mover();
+                for depth in 1..=7 {
+                    let mut tt = [SolverEntry::EMPTY; 1];
+                    let mut s = KalahSolver::new(r, &mut tt, EndgameTables::none(p, ec)).unwrap();
+                    let want = depth_limited_margin(own, opp, u32::from(p), ec, depth);
+                    assert_eq!(
+                        s.estimate(&g, depth, 0, &mut Quiet).unwrap(),
+                        want,
+                        "{}x{} ec {} depth {}",
+                        p,
+                        sd,
+                        ec,
+                        depth
+                    );
+                }
+            }
+        }
+    }
+
+    fn entry(own: u64, opp: u64, lo: i16, hi: i16, generation: u8) -> SolverEntry {
+        SolverEntry {
+            own,
+            opp,
+            lo,
+            hi,
+            mv: 3,
+            depth: EXACT_DEPTH,
+            work: 17,
+            generation,
+        }
+    }
+
+    #[test]
+    fn shared_table_keeps_entries_and_rejects_torn_ones() {
+        let words = [const { AtomicU64::new(0) }; 4 * SharedSolverTable::BUCKET_WORDS];
+        let mut t = SharedSolverTable::new(&words);
+        assert_eq!(t.slots(), 8);
+        for slot in 0..8 {
+            assert_eq!(t.load(slot), SolverEntry::EMPTY);
+        }
+        let a = entry(0x0404_0404_0404, 0x0505_0505_0505, -48, 12, 1);
+        let b = entry(0x0404_0404_0405, 0x0505_0505_0505, 7, 7, 200);
+        t.save(3, a);
+        t.save(4, b);
+        assert_eq!(t.load(3), a);
+        assert_eq!(t.load(4), b);
+        assert_eq!(t.load(2), SolverEntry::EMPTY);
+        // Entries do not overlap: rewriting one leaves its neighbours.
+        t.save(2, b);
+        assert_eq!((t.load(2), t.load(3), t.load(4)), (b, a, b));
+        // Slot 3 torn between a write of `a` and one of `b` (any mix of their
+        // words): what it reads back is a's or b's entry whole, or matches
+        // neither position, so no probe accepts a mixed entry.
+        let base = SharedSolverTable::base(3);
+        t.save(3, a);
+        let wa: [u64; 3] = core::array::from_fn(|k| words[base + k].load(Ordering::Relaxed));
+        t.save(3, b);
+        let wb: [u64; 3] = core::array::from_fn(|k| words[base + k].load(Ordering::Relaxed));
+        for mask in 0..8u32 {
+            for k in 0..3 {
+                let w = if mask >> k & 1 == 1 { wa[k] } else { wb[k] };
+                words[base + k].store(w, Ordering::Relaxed);
+            }
+            let e = t.load(3);
+            if mask == 0b111 {
+                assert_eq!(e, a);
+            } else if mask == 0 {
+                assert_eq!(e, b);
+            } else {
+                assert!(
+                    (e.own, e.opp) != (a.own, a.opp) && (e.own, e.opp) != (b.own, b.opp),
+                    "mask {:03b}",
+                    mask
+                );
             }
         }
     }
