@@ -9,6 +9,7 @@ pub mod clock;
 pub mod commands;
 pub mod games;
 pub mod interrupt;
+pub mod memory;
 pub mod parallel;
 pub mod position;
 pub mod spec;

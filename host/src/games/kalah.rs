@@ -5,7 +5,9 @@
 //! * `ply play` draws the board as the seed's program does (the second player's row
 //!   on top, right to left, its store on the left) and announces "chooses pit N".
 //! * `ply solve` runs the exact solver of `ply_core::games::kalah_solver`, with its
-//!   endgame tables kept on disk and built on demand, on all cores.
+//!   endgame tables kept on disk and built on demand, on all cores; the root and
+//!   the first moves are shared out among one solver per core over one lock-free
+//!   transposition table ([`SharedSolverTable`]).
 //!
 //! Settings of `ply solve kalah` (environment variables):
 //! * `PLY_TABLES_DIR`: where endgame tables live (default `$XDG_CACHE_HOME/ply`,
@@ -14,22 +16,24 @@
 //!   see [`default_table_seeds`]; `0` for none);
 //! * `PLY_HASH_MB`: transposition table MiB (default 1024, 8 when the tables cover
 //!   all but a few seeds);
-//! * `PLY_THREADS`: threads building endgame tables (default: the machine's cores);
-//! * `PLY_KALAH_MOVE_NODES`: nodes a first move that is not a best one may spend
-//!   on its exact value after the pass that proves it worse than the root (default
-//!   4000000; `max`: no limit); over it, `ply solve` prints a proved upper bound.
+//! * `PLY_THREADS`: threads building endgame tables and solvers (default: the
+//!   machine's cores);
+//! * `PLY_KALAH_MOVE_NODES`: nodes a first move may spend on its exact value after
+//!   its first null-window pass (default `max`: no limit, every value exact); over
+//!   it, `ply solve` prints the upper bound proved so far (for boards too big to
+//!   solve every move in the time at hand).
 
 use std::fs;
 use std::io::Read;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicI8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{mpsc, Mutex};
 use std::time::Instant;
 
 use ply_core::games::kalah::{Kalah, KalahEval, Pit, StoreDifference};
 use ply_core::games::kalah_solver::{
-    build_layer, layer_range, table_len, EndgameTables, KalahSolver, SolveControl, SolveProgress,
-    SolverConfig, SolverEntry, UNKNOWN,
+    build_layer, layer_range, table_len, EndgameTables, KalahSolver, SharedSolverTable,
+    SolveControl, SolveProgress, SolverConfig, UNKNOWN,
 };
 use ply_core::search::{Evaluator, Score};
 use ply_core::{Game, Outcome, Player};
@@ -72,6 +76,9 @@ pub fn default_table_seeds(pits: u8) -> u32 {
         _ => 14,
     }
 }
+
+/// Plies of the shallow searches that give each solve its first guess.
+const GUESS_DEPTH: u32 = 12;
 
 fn env_number(name: &str, default: u64) -> Result<u64, String> {
     match std::env::var(name) {
@@ -120,7 +127,7 @@ fn load_or_build_tables(
         }
     );
     let path = dir.join(&name);
-    let mut values: Vec<AtomicI8> = Vec::with_capacity(len);
+    let mut values: Vec<AtomicI8> = crate::memory::huge_page_capacity(len);
     // A file holds a whole table for some K: its length is table_len(pits, K).
     let mut have = 0u32; // layers 0..have are loaded
     if let Ok(mut f) = fs::File::open(&path) {
@@ -335,8 +342,8 @@ impl HostGame for Kalah {
         // A small game, or one the tables nearly cover, needs little table memory.
         let default_mb = if in_play > seeds + 12 { 1024 } else { 8 };
         let move_nodes = match std::env::var("PLY_KALAH_MOVE_NODES").as_deref() {
-            Ok("max") => u64::MAX,
-            _ => env_number("PLY_KALAH_MOVE_NODES", 4_000_000)?,
+            Ok("max") | Err(_) => u64::MAX,
+            _ => env_number("PLY_KALAH_MOVE_NODES", u64::MAX)?,
         };
         let hash_mb = env_number("PLY_HASH_MB", default_mb)?.clamp(1, 1 << 20);
         let tables = if seeds > 0 {
@@ -346,84 +353,214 @@ impl HostGame for Kalah {
             EndgameTables::none(rules.pits, rules.empty_capture)
         };
 
-        // The root value first, then each first move against it with the same
-        // transposition table: one null-window pass decides whether the move is a
-        // best one (its value is then exactly the root value); a worse move's
-        // exact value is searched within `PLY_KALAH_MOVE_NODES` nodes, else only
-        // the upper bound below the root value that the first pass proved is given.
+        // The root value and every first move's value, as tasks shared out among
+        // `threads` solvers over one shared transposition table (what one solver
+        // proves, the others find). The root goes first; each move, once the root
+        // value V is known, is searched below V (a best move's first pass proves it
+        // equal to V). Shallow searches give each task its first guess and order the
+        // moves worst first: those cost most. A move's exact value is searched within
+        // `PLY_KALAH_MOVE_NODES` nodes after its first pass, else only the bounds
+        // proved so far are given.
         let t1 = Instant::now();
         let moves: Vec<Pit> = self.legal_moves().to_vec();
         let stop = AtomicBool::new(false);
-        let (tx, rx) = mpsc::channel::<String>();
-        let slots = (hash_mb as usize * (1 << 20)) / std::mem::size_of::<SolverEntry>();
+        let words = crate::memory::huge_page_vec(
+            (hash_mb as usize * (1 << 20)) / 8 + SharedSolverTable::BUCKET_WORDS,
+            || AtomicU64::new(0),
+        );
+        // Start on a cache line, so that a bucket is one line.
+        let skip = (words.as_ptr() as usize).next_multiple_of(64) - words.as_ptr() as usize;
+        let shared = SharedSolverTable::new(&words[skip / 8..]);
+        let config = SolverConfig {
+            etc_from_seeds: seeds + 4,
+            ..SolverConfig::default()
+        };
         let me = self.side_to_move();
         let for_me = |first_margin: i32| match me {
             Player::First => first_margin,
             Player::Second => -first_margin,
         };
-        type Solved = Result<(i32, Vec<(i32, i32)>, u64), String>;
-        let worker = || -> Solved {
-            let out = tx;
-            let mut tt = vec![SolverEntry::EMPTY; slots];
-            let mut solver = KalahSolver::new(rules, &mut tt, tables).map_err(|e| e.to_string())?;
-            solver.set_config(SolverConfig {
-                etc_from_seeds: seeds + 4,
-                ..SolverConfig::default()
-            });
-            let mut rep = Reporter {
-                label: "root".to_string(),
-                start: t1,
-                last: 0.0,
-                out: out.clone(),
-                stop: &stop,
-            };
-            let root_first = solver.solve(self, &mut rep).map_err(|e| e.to_string())?;
-            let root = for_me(root_first);
-            let _ = out.send(format!(
-                "{:>7.1} s root: value {} ({} nodes)",
-                t1.elapsed().as_secs_f64(),
-                root,
-                solver.nodes()
-            ));
-            // Every move's first-player margin is on the mover's side of the root's.
+        let children: Vec<Kalah> = moves.iter().map(|&m| self.play_unchecked(m)).collect();
+        let (tx, rx) = mpsc::channel::<String>();
+        let reporter = |label: String, out: mpsc::Sender<String>| Reporter {
+            label,
+            start: t1,
+            last: 0.0,
+            out,
+            stop: &stop,
+        };
+
+        // First guesses (first player's margins) from shallow searches.
+        let mut estimates = Vec::new();
+        let estimate_nodes;
+        {
+            let mut solver =
+                KalahSolver::with_table(rules, shared, tables).map_err(|e| e.to_string())?;
+            solver.set_config(config);
+            let mut rep = reporter("first guesses".to_string(), tx.clone());
+            for child in &children {
+                estimates.push(
+                    solver
+                        .estimate(child, GUESS_DEPTH, 0, &mut rep)
+                        .map_err(|e| e.to_string())?,
+                );
+            }
+            estimate_nodes = solver.nodes();
+        }
+        let root_guess = match me {
+            Player::First => estimates.iter().copied().max(),
+            Player::Second => estimates.iter().copied().min(),
+        }
+        .unwrap_or(0);
+        let mut order: Vec<usize> = (0..moves.len()).collect();
+        order.sort_by_key(|&i| for_me(estimates[i]));
+
+        #[derive(Clone, Copy)]
+        enum Task {
+            Root,
+            Move(usize),
+        }
+        let tasks: Vec<Task> = std::iter::once(Task::Root)
+            .chain(order.iter().map(|&i| Task::Move(i)))
+            .collect();
+        let next = AtomicUsize::new(0);
+        let root_value: Mutex<Option<i32>> = Mutex::new(None);
+        let bounds: Mutex<Vec<Option<(i32, i32)>>> = Mutex::new(vec![None; moves.len()]);
+        let total_nodes = AtomicU64::new(estimate_nodes);
+        let solvers = threads.min(tasks.len()).max(1);
+        let worker = |tx: mpsc::Sender<String>| -> Result<(), String> {
+            let mut solver =
+                KalahSolver::with_table(rules, shared, tables).map_err(|e| e.to_string())?;
+            solver.set_config(config);
+            let mut rep = reporter(String::new(), tx.clone());
+            let result = (|| -> Result<(), String> {
+                loop {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&task) = tasks.get(k) else {
+                        return Ok(());
+                    };
+                    let before = solver.nodes();
+                    match task {
+                        Task::Root => {
+                            rep.label = "root".to_string();
+                            let (v, _) = solver
+                                .solve_bounded(self, -1000, 1000, root_guess, u64::MAX, &mut rep)
+                                .map_err(|e| e.to_string())?;
+                            *root_value.lock().unwrap() = Some(v);
+                            let _ = tx.send(format!(
+                                "{:>7.1} s root: value {} ({} nodes)",
+                                t1.elapsed().as_secs_f64(),
+                                for_me(v),
+                                solver.nodes() - before
+                            ));
+                        }
+                        Task::Move(i) => {
+                            let name = self.display_move(moves[i]);
+                            rep.label = format!("pit {}", name);
+                            let est = estimates[i];
+                            // Every move's first-player margin is on the mover's
+                            // side of the root's.
+                            let (lower, upper, guess) = match (*root_value.lock().unwrap(), me) {
+                                (Some(v), Player::First) => (-1000, v, est.min(v)),
+                                (Some(v), Player::Second) => (v, 1000, est.max(v)),
+                                (None, _) => (-1000, 1000, est),
+                            };
+                            let (a, b) = solver
+                                .solve_bounded(
+                                    &children[i],
+                                    lower,
+                                    upper,
+                                    guess,
+                                    move_nodes,
+                                    &mut rep,
+                                )
+                                .map_err(|e| e.to_string())?;
+                            bounds.lock().unwrap()[i] = Some((a, b));
+                            let (lo, hi) = (for_me(a).min(for_me(b)), for_me(a).max(for_me(b)));
+                            let what = if lo == hi {
+                                format!("value {}", lo)
+                            } else {
+                                format!("value {}..={} (node budget spent)", lo, hi)
+                            };
+                            let _ = tx.send(format!(
+                                "{:>7.1} s pit {}: {} ({} nodes)",
+                                t1.elapsed().as_secs_f64(),
+                                name,
+                                what,
+                                solver.nodes() - before
+                            ));
+                        }
+                    }
+                }
+            })();
+            total_nodes.fetch_add(solver.nodes(), Ordering::Relaxed);
+            if result.is_err() {
+                // Stop the others too.
+                stop.store(true, Ordering::Relaxed);
+            }
+            result
+        };
+        let solved: Result<(), String> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..solvers)
+                .map(|_| {
+                    let tx = tx.clone();
+                    s.spawn(move || worker(tx))
+                })
+                .collect();
+            drop(tx);
+            for line in rx {
+                progress(&line);
+            }
+            let mut result = Ok(());
+            for h in handles {
+                let r = h
+                    .join()
+                    .unwrap_or_else(|_| Err("a solving thread panicked".to_string()));
+                if result.is_ok() {
+                    result = r;
+                }
+            }
+            result
+        });
+        solved?;
+        let root_first = root_value
+            .into_inner()
+            .unwrap()
+            .ok_or("the root was not solved")?;
+        let root = for_me(root_first);
+        // A move whose budget ran out before the root value was known may not be
+        // proved below it yet: one pass against the root value decides.
+        let mut bounds: Vec<(i32, i32)> = bounds
+            .into_inner()
+            .unwrap()
+            .into_iter()
+            .map(|b| b.ok_or("a move was not solved"))
+            .collect::<Result<_, _>>()?;
+        {
+            let mut solver =
+                KalahSolver::with_table(rules, shared, tables).map_err(|e| e.to_string())?;
+            solver.set_config(config);
             let (lower, upper) = match me {
                 Player::First => (-1000, root_first),
                 Player::Second => (root_first, 1000),
             };
-            let mut bounds = Vec::new();
-            for &mv in &moves {
-                let child = self.play_unchecked(mv);
-                rep.label = format!("pit {}", self.display_move(mv));
-                let before = solver.nodes();
-                let (a, b) = solver
-                    .solve_bounded(&child, lower, upper, root_first, move_nodes, &mut rep)
-                    .map_err(|e| e.to_string())?;
-                let (lo, hi) = (for_me(a).min(for_me(b)), for_me(a).max(for_me(b)));
-                let what = if lo == hi {
-                    format!("value {}", lo)
-                } else {
-                    format!("value {}..={} (node budget spent)", lo, hi)
-                };
-                let _ = out.send(format!(
-                    "{:>7.1} s pit {}: {} ({} nodes)",
-                    t1.elapsed().as_secs_f64(),
-                    self.display_move(mv),
-                    what,
-                    solver.nodes() - before
-                ));
-                bounds.push((lo, hi));
+            for (i, b) in bounds.iter_mut().enumerate() {
+                let (lo, hi) = (for_me(b.0).min(for_me(b.1)), for_me(b.0).max(for_me(b.1)));
+                if lo < hi && hi >= root {
+                    let (quiet, _) = mpsc::channel();
+                    let mut rep = reporter(format!("pit {}", self.display_move(moves[i])), quiet);
+                    *b = solver
+                        .solve_bounded(&children[i], lower, upper, root_first, 0, &mut rep)
+                        .map_err(|e| e.to_string())?;
+                }
             }
-            Ok((root, bounds, solver.nodes()))
-        };
-        let solved: Solved = std::thread::scope(|s| {
-            let h = s.spawn(worker);
-            for line in rx {
-                progress(&line);
-            }
-            h.join()
-                .unwrap_or_else(|_| Err("the solving thread panicked".to_string()))
-        });
-        let (root, bounds, nodes) = solved?;
+            total_nodes.fetch_add(solver.nodes(), Ordering::Relaxed);
+        }
+        let bounds: Vec<(i32, i32)> = bounds
+            .into_iter()
+            .map(|(a, b)| (for_me(a).min(for_me(b)), for_me(a).max(for_me(b))))
+            .collect();
+        let nodes = total_nodes.load(Ordering::Relaxed);
         let search_secs = t1.elapsed().as_secs_f64();
         let mut move_values = Vec::new();
         let mut move_upper_bounds = Vec::new();
