@@ -12,6 +12,9 @@ cargo fmt --all -- --check
 echo "== cargo clippy (host workspace, all targets, -D warnings)"
 cargo clippy --workspace --all-targets -- -D warnings
 
+echo "== cargo doc (ply-core, ply-host; broken links and ambiguities are errors)"
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p ply-core -p ply-host
+
 echo "== ply-core for thumbv7em-none-eabihf (no allocator), with and without defmt"
 cargo build -p ply-core --target thumbv7em-none-eabihf
 cargo build -p ply-core --target thumbv7em-none-eabihf --features defmt

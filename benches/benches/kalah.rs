@@ -1,12 +1,14 @@
 //! Kalah: perft from the start of kalah:6x4, and exact solves of Kalah(4,4) with and
-//! without endgame tables.
+//! without endgame tables, over a plain table and over the lock-free shared one
+//! (what the atomic words cost one thread).
 
-use std::sync::atomic::AtomicI8;
+use std::sync::atomic::{AtomicI8, AtomicU64};
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use ply_core::games::kalah::{Kalah, KalahRules};
 use ply_core::games::kalah_solver::{
-    build_tables, table_len, EndgameTables, KalahSolver, Quiet, SolverEntry, UNKNOWN,
+    build_tables, table_len, EndgameTables, KalahSolver, Quiet, SharedSolverTable, SolverEntry,
+    UNKNOWN,
 };
 use ply_core::perft::perft;
 
@@ -39,6 +41,17 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             let tables = EndgameTables::new(4, false, k, &values).unwrap();
             let mut s = KalahSolver::new(rules, &mut tt, tables).unwrap();
+            assert_eq!(s.solve(black_box(&root), &mut Quiet).unwrap(), 2);
+        })
+    });
+    // The same memory as the plain table: 2^20 slots of 24 bytes.
+    let words: Vec<AtomicU64> = (0..(24 << 20) / 8).map(|_| AtomicU64::new(0)).collect();
+    g.bench_function("solve_4x4_tables16_shared_table", |b| {
+        b.iter(|| {
+            let shared = SharedSolverTable::new(&words);
+            shared.clear();
+            let tables = EndgameTables::new(4, false, k, &values).unwrap();
+            let mut s = KalahSolver::with_table(rules, shared, tables).unwrap();
             assert_eq!(s.solve(black_box(&root), &mut Quiet).unwrap(), 2);
         })
     });

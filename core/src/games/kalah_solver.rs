@@ -7,10 +7,14 @@
 //!   every position with its mirror image, the other side to move) and adds the
 //!   stores at the root.
 //! * **A transposition table keyed on the pits alone**, holding a lower and an upper
-//!   bound of the future margin, in memory the caller provides ([`SolverEntry`]).
+//!   bound of the future margin, in memory the caller provides ([`SolverTable`]: a
+//!   slice of [`SolverEntry`] for one solver, or a [`SharedSolverTable`] of atomic
+//!   words that solvers on several threads share without locks).
 //! * **MTD(f)**: a sequence of null-window alpha-beta searches converging on the
-//!   value, started from the guess of an **iterative-deepening** pass of
-//!   depth-limited MTD(f) (whose table entries also order the exact searches).
+//!   value, started from the guess of depth-limited MTD(f) passes
+//!   ([`KalahSolver::estimate`], or iterative deepening inside a solve,
+//!   [`SolverConfig::deepening_to`]), whose table entries also order the exact
+//!   searches.
 //! * **Move ordering**: the table move, then extra turns (the pit nearest the store
 //!   first), then captures by size, then the seeds a move puts in the store.
 //! * **Futility bounds from the seeds in play**: with `n` seeds left in the pits the

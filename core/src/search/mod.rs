@@ -1,7 +1,7 @@
 //! Search algorithms, generic over [`Game`], one per module, none allocating.
 //!
-//! * [`minimax`]: plain minimax (negamax form) without pruning — the reference.
-//! * [`alphabeta`]: the same with alpha-beta pruning, in generation order.
+//! * [`minimax`](mod@minimax): plain minimax (negamax form) without pruning — the reference.
+//! * [`alphabeta`](mod@alphabeta): the same with alpha-beta pruning, in generation order.
 //! * [`engine`]: what real engines add — iterative deepening under a depth, node or
 //!   time budget, a transposition table in caller-provided memory, move ordering
 //!   (hash move, killers, history, the game's hints), principal variation search,

@@ -3,7 +3,7 @@
 //! All strategies are generic over [`Game`] and [`Evaluator`], run on an explicit
 //! rayon thread pool built for the call (`threads` may exceed the number of cores),
 //! and return, at a fixed depth, exactly the value of sequential alpha-beta
-//! ([`ply_core::search::alphabeta`]) with one of the tied best moves:
+//! ([`ply_core::search::alphabeta()`]) with one of the tied best moves:
 //!
 //! * [`toplevel`]: every root move searched in parallel, each with sequential
 //!   alpha-beta below (seed 000, §4.1);
