@@ -6,6 +6,9 @@
 //! than the memory access itself. Linux's transparent huge pages (2 MiB) cut those
 //! walks; in its default `madvise` mode a program has to ask for them.
 
+use std::alloc::Layout;
+use std::sync::atomic::AtomicU64;
+
 /// A vector of `len` values made by `fill`, its memory advised to use transparent
 /// huge pages before it is first touched (Linux; elsewhere a plain vector).
 pub fn huge_page_vec<T>(len: usize, fill: impl FnMut() -> T) -> Vec<T> {
@@ -19,6 +22,31 @@ pub fn huge_page_capacity<T>(capacity: usize) -> Vec<T> {
     let v: Vec<T> = Vec::with_capacity(capacity);
     advise_huge_pages(&v);
     v
+}
+
+/// `len` atomic words, all zero, advised like [`huge_page_vec`], without writing
+/// them: the zeros come from the allocator's fresh pages (the kernel clears a page
+/// when it is first touched), so a gigabyte table costs nothing until it is used
+/// instead of seconds of filling up front.
+pub fn zeroed_atomic_words(len: usize) -> Vec<AtomicU64> {
+    if len == 0 {
+        return Vec::new();
+    }
+    let layout = Layout::array::<AtomicU64>(len).expect("table size overflows");
+    // SAFETY: `layout` has a non-zero size. `alloc_zeroed` returns memory of that
+    // layout with every byte zero (or null, handled below), and all-zero bytes are
+    // a valid `AtomicU64` (value 0), so the `len` elements are initialised. The
+    // allocation comes from the global allocator with exactly this layout, as
+    // `Vec::from_raw_parts` requires for capacity `len`.
+    unsafe {
+        let p = std::alloc::alloc_zeroed(layout) as *mut AtomicU64;
+        if p.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        let v = Vec::from_raw_parts(p, len, len);
+        advise_huge_pages(&v);
+        v
+    }
 }
 
 #[cfg(target_os = "linux")]
@@ -49,6 +77,7 @@ fn advise_huge_pages<T>(_v: &Vec<T>) {}
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::Ordering;
 
     #[test]
     fn huge_page_vectors_hold_what_they_were_filled_with() {
@@ -63,6 +92,14 @@ mod tests {
             assert!(v.iter().enumerate().all(|(i, &x)| x as usize == i + 1));
             let e: Vec<u64> = huge_page_capacity(len);
             assert!(e.is_empty() && e.capacity() >= len);
+            let z = zeroed_atomic_words(len);
+            assert_eq!(z.len(), len);
+            assert!(z.iter().all(|w| w.load(Ordering::Relaxed) == 0));
+            // Writable everywhere.
+            for w in &z {
+                w.store(7, Ordering::Relaxed);
+            }
+            assert!(z.iter().all(|w| w.load(Ordering::Relaxed) == 7));
         }
     }
 }

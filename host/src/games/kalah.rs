@@ -18,6 +18,8 @@
 //!   all but a few seeds);
 //! * `PLY_THREADS`: threads building endgame tables and solvers (default: the
 //!   machine's cores);
+//! * `PLY_GUESS_DEPTH`: plies of the shallow searches that give each task its
+//!   first guess and order the moves (default 12);
 //! * `PLY_KALAH_MOVE_NODES`: nodes a first move may spend on its exact value after
 //!   its first null-window pass (default `max`: no limit, every value exact); over
 //!   it, `ply solve` prints the upper bound proved so far (for boards too big to
@@ -364,9 +366,8 @@ impl HostGame for Kalah {
         let t1 = Instant::now();
         let moves: Vec<Pit> = self.legal_moves().to_vec();
         let stop = AtomicBool::new(false);
-        let words = crate::memory::huge_page_vec(
+        let words = crate::memory::zeroed_atomic_words(
             (hash_mb as usize * (1 << 20)) / 8 + SharedSolverTable::BUCKET_WORDS,
-            || AtomicU64::new(0),
         );
         // Start on a cache line, so that a bucket is one line.
         let skip = (words.as_ptr() as usize).next_multiple_of(64) - words.as_ptr() as usize;
@@ -393,6 +394,7 @@ impl HostGame for Kalah {
         // First guesses (first player's margins) from shallow searches.
         let mut estimates = Vec::new();
         let estimate_nodes;
+        let guess_depth = env_number("PLY_GUESS_DEPTH", GUESS_DEPTH as u64)? as u32;
         {
             let mut solver =
                 KalahSolver::with_table(rules, shared, tables).map_err(|e| e.to_string())?;
@@ -401,7 +403,7 @@ impl HostGame for Kalah {
             for child in &children {
                 estimates.push(
                     solver
-                        .estimate(child, GUESS_DEPTH, 0, &mut rep)
+                        .estimate(child, guess_depth, 0, &mut rep)
                         .map_err(|e| e.to_string())?,
                 );
             }
@@ -414,6 +416,21 @@ impl HostGame for Kalah {
         .unwrap_or(0);
         let mut order: Vec<usize> = (0..moves.len()).collect();
         order.sort_by_key(|&i| for_me(estimates[i]));
+        let _ = tx.send(format!(
+            "{:>7.1} s first guesses ({} plies, {} nodes): {}",
+            t1.elapsed().as_secs_f64(),
+            guess_depth,
+            estimate_nodes,
+            order
+                .iter()
+                .map(|&i| format!(
+                    "pit {} {}",
+                    self.display_move(moves[i]),
+                    for_me(estimates[i])
+                ))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
 
         #[derive(Clone, Copy)]
         enum Task {
