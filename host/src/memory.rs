@@ -9,43 +9,70 @@
 use std::alloc::Layout;
 use std::sync::atomic::AtomicU64;
 
-/// A vector of `len` values made by `fill`, its memory advised to use transparent
-/// huge pages before it is first touched (Linux; elsewhere a plain vector).
-pub fn huge_page_vec<T>(len: usize, fill: impl FnMut() -> T) -> Vec<T> {
-    let mut v = huge_page_capacity(len);
-    v.resize_with(len, fill);
-    v
-}
-
-/// An empty vector with room for `capacity` values, advised like [`huge_page_vec`].
-pub fn huge_page_capacity<T>(capacity: usize) -> Vec<T> {
-    let v: Vec<T> = Vec::with_capacity(capacity);
+/// An empty vector with room for `capacity` values, its memory advised to use
+/// transparent huge pages before it is first touched (Linux; elsewhere a plain
+/// vector). `what` names the table in the error if the memory cannot be had.
+pub fn huge_page_capacity<T>(capacity: usize, what: &str) -> Result<Vec<T>, String> {
+    let bytes = (capacity as u64).saturating_mul(std::mem::size_of::<T>() as u64);
+    check_fits(bytes, what)?;
+    let mut v: Vec<T> = Vec::new();
+    v.try_reserve_exact(capacity)
+        .map_err(|_| format!("cannot allocate {} for {}", mib(bytes), what))?;
     advise_huge_pages(&v);
-    v
+    Ok(v)
 }
 
-/// `len` atomic words, all zero, advised like [`huge_page_vec`], without writing
+/// `len` atomic words, all zero, advised like [`huge_page_capacity`], without writing
 /// them: the zeros come from the allocator's fresh pages (the kernel clears a page
 /// when it is first touched), so a gigabyte table costs nothing until it is used
 /// instead of seconds of filling up front.
-pub fn zeroed_atomic_words(len: usize) -> Vec<AtomicU64> {
+pub fn zeroed_atomic_words(len: usize, what: &str) -> Result<Vec<AtomicU64>, String> {
     if len == 0 {
-        return Vec::new();
+        return Ok(Vec::new());
     }
-    let layout = Layout::array::<AtomicU64>(len).expect("table size overflows");
+    let bytes = (len as u64).saturating_mul(8);
+    check_fits(bytes, what)?;
+    let layout = Layout::array::<AtomicU64>(len)
+        .map_err(|_| format!("cannot allocate {} for {}", mib(bytes), what))?;
     // SAFETY: `layout` has a non-zero size. `alloc_zeroed` returns memory of that
     // layout with every byte zero (or null, handled below), and all-zero bytes are
     // a valid `AtomicU64` (value 0), so the `len` elements are initialised. The
     // allocation comes from the global allocator with exactly this layout, as
     // `Vec::from_raw_parts` requires for capacity `len`.
-    unsafe {
+    let v = unsafe {
         let p = std::alloc::alloc_zeroed(layout) as *mut AtomicU64;
         if p.is_null() {
-            std::alloc::handle_alloc_error(layout);
+            return Err(format!("cannot allocate {} for {}", mib(bytes), what));
         }
-        let v = Vec::from_raw_parts(p, len, len);
-        advise_huge_pages(&v);
-        v
+        Vec::from_raw_parts(p, len, len)
+    };
+    advise_huge_pages(&v);
+    Ok(v)
+}
+
+fn mib(bytes: u64) -> String {
+    format!("{} MiB", bytes.div_ceil(1 << 20))
+}
+
+/// The machine's memory in bytes (Linux's `MemTotal`), if it can be read.
+fn total_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// Refuses a table larger than the machine's memory with an error naming it (an
+/// allocation that size would fail, or succeed and then be killed).
+fn check_fits(bytes: u64, what: &str) -> Result<(), String> {
+    match total_memory() {
+        Some(total) if bytes > total => Err(format!(
+            "{} would take {}, more than this machine's {} of memory",
+            what,
+            mib(bytes),
+            mib(total)
+        )),
+        _ => Ok(()),
     }
 }
 
@@ -80,19 +107,14 @@ mod tests {
     use std::sync::atomic::Ordering;
 
     #[test]
-    fn huge_page_vectors_hold_what_they_were_filled_with() {
+    fn huge_page_tables_hold_what_is_written() {
         // Large enough to be advised (several huge pages), and small ones.
         for len in [0usize, 1, 1000, 3 << 20] {
-            let mut k = 0u32;
-            let v = huge_page_vec(len, || {
-                k += 1;
-                k
-            });
-            assert_eq!(v.len(), len);
+            let mut v: Vec<u32> = huge_page_capacity(len, "a test table").unwrap();
+            assert!(v.is_empty() && v.capacity() >= len);
+            v.extend((0..len as u32).map(|i| i + 1));
             assert!(v.iter().enumerate().all(|(i, &x)| x as usize == i + 1));
-            let e: Vec<u64> = huge_page_capacity(len);
-            assert!(e.is_empty() && e.capacity() >= len);
-            let z = zeroed_atomic_words(len);
+            let z = zeroed_atomic_words(len, "a test table").unwrap();
             assert_eq!(z.len(), len);
             assert!(z.iter().all(|w| w.load(Ordering::Relaxed) == 0));
             // Writable everywhere.
@@ -101,5 +123,14 @@ mod tests {
             }
             assert!(z.iter().all(|w| w.load(Ordering::Relaxed) == 7));
         }
+    }
+
+    #[test]
+    fn tables_larger_than_the_machine_are_refused_by_name() {
+        let huge = usize::MAX / 64;
+        let e = zeroed_atomic_words(huge, "the big table").unwrap_err();
+        assert!(e.contains("the big table"), "{}", e);
+        let e = huge_page_capacity::<u8>(huge, "the other table").unwrap_err();
+        assert!(e.contains("the other table"), "{}", e);
     }
 }

@@ -222,3 +222,37 @@ fn bad_kalah_input_gives_one_clear_line() {
         assert!(!e.contains("panicked"), "{:?}: {}", args, e);
     }
 }
+
+/// Tables bigger than the machine's memory are refused with a line that names the
+/// setting, not an allocation failure (the process used to abort).
+#[test]
+fn solve_refuses_tables_larger_than_memory() {
+    let d = tmp_dir("memory");
+    for (var, value, needle) in [
+        ("PLY_KALAH_TABLE_SEEDS", "60", "PLY_KALAH_TABLE_SEEDS"),
+        ("PLY_HASH_MB", "1048576", "PLY_HASH_MB"),
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_ply"))
+            .args(["solve", "kalah:6x5"])
+            .env("PLY_TABLES_DIR", &d)
+            .env("PLY_KALAH_TABLE_SEEDS", "8")
+            .env(var, value)
+            .output()
+            .expect("run ply");
+        assert!(!o.status.success(), "{}={} succeeded", var, value);
+        let e = err(&o);
+        let last = e.lines().last().unwrap_or("");
+        assert!(
+            last.starts_with("error: ") && last.contains(needle) && last.contains("memory"),
+            "{}={}: {}",
+            var,
+            value,
+            e
+        );
+        assert!(
+            !e.contains("panicked") && !e.contains("allocation"),
+            "{}",
+            e
+        );
+    }
+}

@@ -129,7 +129,13 @@ fn load_or_build_tables(
         }
     );
     let path = dir.join(&name);
-    let mut values: Vec<AtomicI8> = crate::memory::huge_page_capacity(len);
+    let mut values: Vec<AtomicI8> = crate::memory::huge_page_capacity(
+        len,
+        &format!(
+            "endgame tables of {} seeds in play (PLY_KALAH_TABLE_SEEDS)",
+            seeds
+        ),
+    )?;
     // A file holds a whole table for some K: its length is table_len(pits, K).
     let mut have = 0u32; // layers 0..have are loaded
     if let Ok(mut f) = fs::File::open(&path) {
@@ -368,7 +374,8 @@ impl HostGame for Kalah {
         let stop = AtomicBool::new(false);
         let words = crate::memory::zeroed_atomic_words(
             (hash_mb as usize * (1 << 20)) / 8 + SharedSolverTable::BUCKET_WORDS,
-        );
+            &format!("a transposition table of {} MiB (PLY_HASH_MB)", hash_mb),
+        )?;
         // Start on a cache line, so that a bucket is one line.
         let skip = (words.as_ptr() as usize).next_multiple_of(64) - words.as_ptr() as usize;
         let shared = SharedSolverTable::new(&words[skip / 8..]);
