@@ -84,7 +84,7 @@ where
     for algo in PARALLEL {
         for threads in THREADS {
             let options = Options {
-                table_slots: 1 << 16,
+                hash_mb: 1,
                 ..Options::threads(threads)
             };
             group.bench_with_input(

@@ -6,7 +6,7 @@
 //! slowest loss. Games with a dedicated solver (Kalah) have their own.
 
 use crate::game::Game;
-use crate::search::tt::{Bound, TranspositionTable, TtEntry};
+use crate::search::tt::{Bound, Table, TranspositionTable, TtEntry};
 use crate::search::{from_parent, Score, INFINITY, MAX_PLY, WIN};
 
 /// The solved value of a position.
@@ -42,15 +42,17 @@ impl core::fmt::Display for SolveError {
 
 /// The exact solver, over a caller-provided table.
 pub struct Solver<'t, G: Game> {
-    tt: TranspositionTable<'t, G::Move>,
+    game: core::marker::PhantomData<G>,
+    tt: TranspositionTable<&'t mut [TtEntry]>,
     nodes: u64,
     too_deep: bool,
 }
 
 impl<'t, G: Game> Solver<'t, G> {
     /// A solver using `tt_slots` as its table.
-    pub fn new(tt_slots: &'t mut [TtEntry<G::Move>]) -> Self {
+    pub fn new(tt_slots: &'t mut [TtEntry]) -> Self {
         Solver {
+            game: core::marker::PhantomData,
             tt: TranspositionTable::new(tt_slots),
             nodes: 0,
             too_deep: false,
@@ -131,7 +133,7 @@ impl<'t, G: Game> Solver<'t, G> {
         let key = game.search_key();
         let mut tt_move = None;
         if let Some(e) = self.tt.probe(key, ply) {
-            tt_move = e.mv;
+            tt_move = e.move_index;
             match e.bound {
                 Bound::Exact => return e.value,
                 Bound::Lower => alpha = alpha.max(e.value),
@@ -142,24 +144,22 @@ impl<'t, G: Game> Solver<'t, G> {
                 return e.value;
             }
         }
-        let mut moves = game.legal_moves();
+        let moves = game.legal_moves();
         if moves.is_empty() {
             return self.terminal(game, ply);
         }
-        if let Some(t) = tt_move {
-            if let Some(i) = moves.iter().position(|&m| m == t) {
-                moves.swap(0, i);
-            }
-        }
+        // The hash move first, the others in generation order.
+        let first = tt_move.filter(|&i| i < moves.len()).unwrap_or(0);
         let alpha_orig = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
-        for &mv in moves.iter() {
-            let child = game.play_unchecked(mv);
+        let order = core::iter::once(first).chain((0..moves.len()).filter(|&i| i != first));
+        for i in order {
+            let child = game.play_unchecked(moves[i]);
             let v = self.child(game, &child, ply + 1, alpha, beta);
             if v > best {
                 best = v;
-                best_move = Some(mv);
+                best_move = Some(i);
                 if v > alpha {
                     alpha = v;
                     if alpha >= beta {

@@ -59,19 +59,7 @@ fn check_agreement<G: Game, E: Evaluator<G> + Clone>(positions: &[G], depth: u32
             p, depth
         );
         if let Some(m) = r.best_move {
-            let child = p.play_unchecked(m);
-            let v = -minimax(&child, depth - 1, &eval).value;
-            let v = if child.side_to_move() == p.side_to_move() {
-                -v
-            } else {
-                v
-            };
-            // The child was searched as a root: its win distances are one ply short.
-            let v = if ply_core::search::is_decisive(v) {
-                v - v.signum()
-            } else {
-                v
-            };
+            let v = ply_core::search::alphabeta::move_value(p, m, depth, &eval);
             assert_eq!(
                 v, mm.value,
                 "engine move {:?} is not a best move at {}",

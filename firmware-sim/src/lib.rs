@@ -16,7 +16,7 @@ pub mod rt;
 
 use core::mem::size_of;
 
-use ply_core::search::{Engine, Evaluator, NoClock, TtEntry, MAX_PLY};
+use ply_core::search::{Engine, Evaluator, NoClock, SliceEngine, TtEntry, MAX_PLY};
 use ply_core::Game;
 
 use crate::matches::Match;
@@ -36,7 +36,7 @@ pub const EXIT_HARDFAULT: i32 = 102;
 const NOTATION_BYTES: usize = 96;
 
 /// The whole `main` of a game's firmware: a `static` transposition table of
-/// `matches::$slots` entries of `TtEntry<$move>`, handed with `matches::$game()` to
+/// `matches::$slots` entries of `TtEntry`, handed with `matches::$game()` to
 /// [`run`].
 ///
 /// ```ignore
@@ -47,7 +47,7 @@ const NOTATION_BYTES: usize = 96;
 #[macro_export]
 macro_rules! firmware {
     ($game:ident, $move:ty, $slots:ident) => {
-        static mut TT: [ply_core::search::TtEntry<$move>; $crate::matches::$slots] =
+        static mut TT: [ply_core::search::TtEntry; $crate::matches::$slots] =
             [ply_core::search::TtEntry::EMPTY; $crate::matches::$slots];
 
         #[cortex_m_rt::entry]
@@ -64,7 +64,7 @@ macro_rules! firmware {
 ///
 /// The log is a sequence of defmt `println!` lines; `tests/tests/firmware.rs`
 /// reads them back (the formats below are its protocol).
-pub fn run<G: Game, E: Evaluator<G>>(m: Match<G, E>, tt: &'static mut [TtEntry<G::Move>]) -> ! {
+pub fn run<G: Game, E: Evaluator<G>>(m: Match<G, E>, tt: &'static mut [TtEntry]) -> ! {
     rt::start_ticks();
     let mut failures = 0u32;
     defmt::println!("game {=str} spec={=str}", m.name, m.spec);
@@ -73,10 +73,10 @@ pub fn run<G: Game, E: Evaluator<G>>(m: Match<G, E>, tt: &'static mut [TtEntry<G
         size_of::<G>(),
         size_of::<G::Move>(),
         size_of::<G::MoveList>(),
-        size_of::<TtEntry<G::Move>>(),
+        size_of::<TtEntry>(),
         tt.len(),
         core::mem::size_of_val(tt),
-        size_of::<Engine<'static, G, &E, NoClock>>(),
+        size_of::<SliceEngine<'static, G, &E, NoClock>>(),
         MAX_PLY,
     );
     if tt.len() != m.tt_slots {

@@ -19,7 +19,7 @@ use ply_core::games::halma::eval::Racer;
 use ply_core::games::halma::HalmaRules;
 use ply_core::games::kalah::{Kalah, KalahEval, KalahRules};
 use ply_core::games::{Halma16, Halma8, TicTacToe};
-use ply_core::search::{Engine, EngineConfig, Evaluator, FnEval, Limits, NoClock, Score};
+use ply_core::search::{EngineConfig, Evaluator, FnEval, Limits, NoClock, Score, SliceEngine};
 use ply_core::{Game, Outcome};
 
 /// An evaluation that is a plain function: nameable in a `static` or a type.
@@ -98,7 +98,7 @@ pub fn result_text(outcome: Outcome) -> &'static str {
 /// error naming what went wrong.
 pub fn play<G: Game, E: Evaluator<G>>(
     m: &Match<G, E>,
-    engine: &mut Engine<'_, G, &E, NoClock>,
+    engine: &mut SliceEngine<'_, G, &E, NoClock>,
     mut on_move: impl FnMut(&MoveRecord<G>),
 ) -> Result<Finish, &'static str> {
     let mut game = m.start;

@@ -1,5 +1,6 @@
 //! The host's wall clock for the core's time budgets.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use ply_core::search::Clock;
@@ -28,5 +29,26 @@ impl WallClock {
 impl Clock for WallClock {
     fn elapsed_ms(&self) -> u64 {
         self.0.elapsed().as_millis() as u64
+    }
+}
+
+/// A wall clock with a stop flag that several threads share: the clock of each engine
+/// in a parallel search. Setting the flag asks every engine to stop at its next check.
+#[derive(Clone, Copy, Debug)]
+pub struct StopClock<'a> {
+    /// The time since the search started.
+    pub clock: WallClock,
+    /// Set once the search must end.
+    pub stop: &'a AtomicBool,
+}
+
+impl Clock for StopClock<'_> {
+    #[inline]
+    fn elapsed_ms(&self) -> u64 {
+        self.clock.elapsed_ms()
+    }
+    #[inline]
+    fn stop_requested(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
     }
 }

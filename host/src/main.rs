@@ -82,7 +82,7 @@ enum Command {
         /// parallel strategy: toplevel, chunked, ybwc, lazysmp, abdada.
         #[arg(long, default_value = "engine")]
         algo: String,
-        /// Threads for the parallel strategies.
+        /// Threads for the engine and the parallel strategies.
         #[arg(long, default_value_t = 1)]
         threads: usize,
         /// ybwc: split at nodes with at least this many plies left (default: depth - 3, at least 2).
@@ -126,6 +126,10 @@ enum Command {
         /// Adjudicate a draw after this many plies (0: never).
         #[arg(long, default_value_t = 0)]
         max_plies: u32,
+        /// The AI's search threads (default: every core; 1 is the single-thread,
+        /// reproducible engine).
+        #[arg(long)]
+        threads: Option<usize>,
     },
     /// Time the parallel strategies against sequential alpha-beta at a fixed depth.
     Bench {
@@ -180,8 +184,9 @@ enum Command {
         /// Round robin: games per pair (seed 003: 2).
         #[arg(long, default_value_t = 2, requires = "strategies")]
         games_per_pair: u32,
-        /// Round robin: games played in parallel (default: all cores).
-        #[arg(long, requires = "strategies")]
+        /// Search threads of each AI (default: every core; a config's `threads=N`
+        /// overrides it); round robin: games played in parallel (default: all cores).
+        #[arg(long)]
         threads: Option<usize>,
         /// Round robin: write one CSV line per game to this file.
         #[arg(long, requires = "strategies")]
@@ -328,6 +333,7 @@ fn run(cli: Cli) -> Result<(), String> {
             budget,
             eval,
             max_plies,
+            threads,
         } => with_game(
             &game,
             play::Play {
@@ -339,6 +345,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 nodes: budget.nodes,
                 eval,
                 max_plies,
+                threads: threads.unwrap_or_else(ply_host::parallel::cores),
             },
         )
         .map(drop),
@@ -361,8 +368,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     .collect(),
                 depth,
                 games_per_pair,
-                threads: threads
-                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+                threads: threads.unwrap_or_else(ply_host::parallel::cores),
                 results,
                 minimax,
                 seed,
@@ -378,6 +384,7 @@ fn run(cli: Cli) -> Result<(), String> {
             random_plies,
             seed,
             max_plies,
+            threads,
             ..
         } => with_game(
             &game,
@@ -388,6 +395,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 random_plies,
                 seed,
                 max_plies,
+                threads: threads.unwrap_or_else(ply_host::parallel::cores),
             },
         )
         .map(drop),

@@ -1,18 +1,36 @@
-//! Every parallel strategy returns, at a fixed depth, exactly the value of sequential
+//! Every strategy returns, at a fixed depth, exactly the value of sequential
 //! alpha-beta (and of minimax where that is affordable) and a move that reaches it,
-//! at 1, 2, 3 and 8 threads (more threads than this machine has cores), under the
-//! game's evaluation and under deterministic pseudo-random ones.
+//! at odd and even depths, at 1, 2, 3 and 8 threads (more threads than this machine
+//! has cores), under every evaluation a user can name for each game (the evaluations
+//! that are not antisymmetric, Halma's, included) and under deterministic
+//! pseudo-random ones — through one shared helper, [`check_all`]. The core engine in
+//! its exact mode, over its caller-memory table, is checked by the same helper.
 
 use ply_core::games::draughts_eval::DraughtsEval;
 use ply_core::games::halma::eval::{Manhattan, Racer};
 use ply_core::games::kalah::{KalahEval, StoreDifference};
 use ply_core::games::{Draughts, Halma16, Halma8, Kalah, TicTacToe};
-use ply_core::search::{alphabeta, minimax, Evaluator, FnEval, RandomEval, INFINITY};
+use ply_core::search::alphabeta::move_value;
+use ply_core::search::{
+    alphabeta, minimax, Engine, EngineConfig, Evaluator, FnEval, Limits, NoClock, RandomEval,
+    TtEntry,
+};
 use ply_core::Game;
 use ply_host::parallel::{self, Algo, Options, ParallelError};
+use ply_host::HostGame;
 
 const THREADS: [usize; 4] = [1, 2, 3, 8];
-const PARALLEL: [Algo; 5] = [
+/// The strategies that return alpha-beta's value exactly at a fixed depth.
+const EXACT: [Algo; 5] = [
+    Algo::TopLevel,
+    Algo::Chunked,
+    Algo::Ybwc,
+    Algo::LazySmp,
+    Algo::Abdada,
+];
+/// Those and the full-strength engine (whose move is only checked to be legal).
+const PARALLEL: [Algo; 6] = [
+    Algo::Engine,
     Algo::TopLevel,
     Algo::Chunked,
     Algo::Ybwc,
@@ -45,28 +63,28 @@ fn next(state: &mut u64) -> u64 {
     v
 }
 
-/// The exact value of playing `mv` at `game`, seen from `game` (the child searched
-/// one ply below the root, so win distances count from the root).
-fn move_value<G: Game, E: Evaluator<G>>(game: &G, mv: G::Move, depth: u32, eval: &E) -> i32 {
-    let child = game.play_unchecked(mv);
-    let mut nodes = 0;
-    let v = alphabeta::search(&child, depth - 1, 1, -INFINITY, INFINITY, eval, &mut nodes);
-    if child.side_to_move() == game.side_to_move() {
-        v
-    } else {
-        -v
-    }
-}
-
-/// Checks one strategy's result against sequential alpha-beta.
-fn check_one<G, E>(game: &G, depth: u32, eval: &E, algo: Algo, options: &Options)
-where
+/// Checks one strategy's result against sequential alpha-beta's, `expected`.
+fn check_against<G, E>(
+    expected: &ply_core::search::SearchResult<G::Move>,
+    game: &G,
+    depth: u32,
+    eval: &E,
+    algo: Algo,
+    options: &Options,
+) where
     G: Game + Send + Sync,
     G::Move: Send + Sync,
     E: Evaluator<G> + Sync,
 {
-    let expected = alphabeta(game, depth, eval);
     let r = parallel::search(algo, game, depth, eval, options).unwrap();
+    if algo == Algo::Engine {
+        // The full-strength engine (quiescence, deeper cutoffs) searches another
+        // tree: its move must be legal, its value is its own.
+        if let Some(mv) = r.best_move {
+            assert!(game.legal_moves().contains(&mv), "engine: illegal {mv:?}");
+        }
+        return;
+    }
     assert_eq!(
         r.value, expected.value,
         "{algo} with {options:?} disagrees with alpha-beta at depth {depth} on\n{game}"
@@ -83,35 +101,133 @@ where
     assert!(r.nodes >= 1);
 }
 
-/// Every parallel strategy at every thread count (and YBWC at every parallel depth)
-/// on every position.
-fn check_all<G, E>(positions: &[G], depth: u32, eval: &E)
+/// The core engine in its exact mode over a caller-memory table: alpha-beta's value
+/// and a best move.
+fn check_engine<G: Game, E: Evaluator<G>>(game: &G, depth: u32, eval: &E, slots: usize) {
+    let expected = alphabeta(game, depth, eval);
+    let mut table = vec![TtEntry::EMPTY; slots];
+    let mut engine = Engine::new(&mut table, eval, NoClock, EngineConfig::exact());
+    let r = engine.search(game, Limits::depth(depth));
+    assert_eq!(
+        r.value, expected.value,
+        "the exact engine ({slots} slots) disagrees with alpha-beta at depth {depth} on\n{game}"
+    );
+    if let Some(mv) = r.best_move {
+        assert_eq!(move_value(game, mv, depth, eval), expected.value);
+    }
+}
+
+/// The one helper every agreement test goes through: every strategy at every thread
+/// count (YBWC at every parallel depth, the shared table also tiny), and the core
+/// engine in exact mode, on every position, at each of `depths`.
+fn check_all<G, E>(positions: &[G], depths: &[u32], eval: &E)
 where
     G: Game + Send + Sync,
     G::Move: Send + Sync,
     E: Evaluator<G> + Sync,
 {
-    for game in positions {
-        for &threads in &THREADS {
-            for algo in PARALLEL {
-                check_one(game, depth, eval, algo, &Options::threads(threads));
-            }
-            for pd in 1..=depth + 1 {
-                let options = Options {
-                    parallel_depth: Some(pd),
-                    ..Options::threads(threads)
-                };
-                check_one(game, depth, eval, Algo::Ybwc, &options);
-            }
-            // A tiny shared table: constant collisions and replacements.
-            let options = Options {
-                table_slots: 7,
-                ..Options::threads(threads)
-            };
-            check_one(game, depth, eval, Algo::LazySmp, &options);
-            check_one(game, depth, eval, Algo::Abdada, &options);
+    for &depth in depths {
+        for game in positions {
+            check_depth(game, depth, eval);
         }
     }
+}
+
+fn check_depth<G, E>(game: &G, depth: u32, eval: &E)
+where
+    G: Game + Send + Sync,
+    G::Move: Send + Sync,
+    E: Evaluator<G> + Sync,
+{
+    let expected = alphabeta(game, depth, eval);
+    let check = |algo: Algo, options: &Options| {
+        check_against(&expected, game, depth, eval, algo, options);
+    };
+    check_engine(game, depth, eval, 1 << 12);
+    check_engine(game, depth, eval, 3);
+    for &threads in &THREADS {
+        for algo in PARALLEL {
+            check(algo, &Options::threads(threads));
+        }
+        for pd in 1..=depth + 1 {
+            let options = Options {
+                parallel_depth: Some(pd),
+                ..Options::threads(threads)
+            };
+            check(Algo::Ybwc, &options);
+        }
+        // A tiny shared table: constant collisions and replacements.
+        let options = Options {
+            table_slots: Some(7),
+            ..Options::threads(threads)
+        };
+        check(Algo::LazySmp, &options);
+        check(Algo::Abdada, &options);
+    }
+}
+
+/// Every evaluation a user can name for `G` with `--eval`, explicit Halma weights
+/// (negative and fractional ones) standing for the `m1,m2,m3,m4` form.
+fn named_evaluations<G: HostGame>() -> Vec<(&'static str, G::Eval)> {
+    G::evaluator_names()
+        .iter()
+        .map(|&n| {
+            if n == "m1,m2,m3,m4" {
+                "1,-2.5,0.5,1"
+            } else {
+                n
+            }
+        })
+        .map(|n| (n, G::evaluator(Some(n)).unwrap()))
+        .collect()
+}
+
+/// Every named evaluation of `G` through [`check_all`], at odd and even depths.
+fn check_named<G: HostGame>(positions: &[G], depths: &[u32]) {
+    let names = named_evaluations::<G>();
+    assert!(!names.is_empty());
+    for (name, eval) in names {
+        eprintln!("{}: {name}", G::NAME);
+        check_all(positions, depths, &eval);
+    }
+}
+
+#[test]
+fn tictactoe_named_evaluations_at_odd_and_even_depths() {
+    check_named(&positions(TicTacToe::new(), 6, 4, 3), &[1, 2, 3, 4]);
+}
+
+#[test]
+fn kalah_named_evaluations_at_odd_and_even_depths() {
+    for spec in ["6x4", "6x4:empty-capture"] {
+        check_named(&positions(kalah(spec), 3, 10, 5), &[3, 4]);
+    }
+}
+
+#[test]
+fn draughts_named_evaluations_at_odd_and_even_depths() {
+    for spec in ["english", "calgary"] {
+        check_named(&positions(draughts(spec), 3, 16, 9), &[3, 4]);
+    }
+}
+
+#[test]
+fn halma8_named_evaluations_at_odd_and_even_depths() {
+    // The evaluations that are not antisymmetric (racer, s1..s8, explicit weights)
+    // gave the parallel strategies another value than alpha-beta at odd depths
+    // before the search, not its caller, fixed the perspective.
+    check_named(
+        &positions(Halma8::new(Default::default()), 2, 12, 5),
+        &[1, 2, 3],
+    );
+}
+
+#[test]
+fn halma16_named_evaluations_at_odd_and_even_depths() {
+    check_named(
+        &positions(Halma16::new(Default::default()), 2, 12, 7),
+        &[1, 2],
+    );
 }
 
 #[test]
@@ -132,7 +248,7 @@ fn tictactoe_all_strategies_equal_minimax() {
     for p in &positions {
         let depth = 9;
         let mm = minimax(p, depth, &eval);
-        for algo in PARALLEL {
+        for algo in EXACT {
             for &threads in &THREADS {
                 let r =
                     parallel::search(algo, p, depth, &eval, &Options::threads(threads)).unwrap();
@@ -140,8 +256,8 @@ fn tictactoe_all_strategies_equal_minimax() {
             }
         }
     }
-    check_all(&positions, 4, &eval);
-    check_all(&positions[..4], 9, &eval);
+    check_all(&positions, &[4], &eval);
+    check_all(&positions[..4], &[9], &eval);
 }
 
 #[test]
@@ -150,7 +266,7 @@ fn tictactoe_random_evaluations() {
     for seed in 0..4 {
         let eval = RandomEval { seed };
         for depth in [1, 2, 3, 5] {
-            check_all(&positions, depth, &eval);
+            check_all(&positions, &[depth], &eval);
         }
     }
 }
@@ -209,7 +325,7 @@ fn finished_game_and_depth_zero() {
 #[test]
 fn zero_threads_is_an_error_not_a_panic() {
     let g = TicTacToe::new();
-    for algo in PARALLEL {
+    for algo in EXACT {
         let e = parallel::search(algo, &g, 3, &RandomEval { seed: 1 }, &Options::threads(0));
         assert!(matches!(e, Err(ParallelError::NoThreads)), "{algo}");
     }
@@ -270,9 +386,9 @@ fn kalah_all_strategies_equal_alphabeta() {
     // Extra turns: children with the same side to move, window passed unchanged.
     for spec in ["6x4", "4x3", "6x4:empty-capture"] {
         let positions = positions(kalah(spec), 5, 12, 11);
-        check_all(&positions, 5, &KalahEval);
-        check_all(&positions, 4, &StoreDifference);
-        check_all(&positions[..2], 4, &RandomEval { seed: 5 });
+        check_all(&positions, &[5], &KalahEval);
+        check_all(&positions, &[4], &StoreDifference);
+        check_all(&positions[..2], &[4], &RandomEval { seed: 5 });
     }
 }
 
@@ -281,14 +397,14 @@ fn kalah_deeper_with_minimax() {
     let g = kalah("4x3");
     let eval = RandomEval { seed: 21 };
     let mm = minimax(&g, 6, &eval);
-    for algo in PARALLEL {
+    for algo in EXACT {
         for threads in THREADS {
             let r = parallel::search(algo, &g, 6, &eval, &Options::threads(threads)).unwrap();
             assert_eq!(r.value, mm.value, "{algo} at {threads} threads");
         }
     }
     // Deep enough that parallel subtrees are cut off while running.
-    check_all(&[kalah("6x4")], 8, &KalahEval);
+    check_all(&[kalah("6x4")], &[8], &KalahEval);
 }
 
 #[test]
@@ -326,16 +442,16 @@ fn draughts_all_strategies_equal_alphabeta() {
     for spec in ["english", "calgary"] {
         let eval = DraughtsEval::STANDARD;
         let positions = positions(draughts(spec), 4, 30, 17);
-        check_all(&positions, 6, &eval);
-        check_all(&positions[..2], 4, &RandomEval { seed: 8 });
+        check_all(&positions, &[6], &eval);
+        check_all(&positions[..2], &[4], &RandomEval { seed: 8 });
         let kings: Vec<Draughts> = DRAUGHTS_KINGS
             .iter()
             .map(|fen| Draughts::parse_position(draughts(spec).rules(), fen).unwrap())
             .collect();
         // Deep enough for repetitions inside the search (see above).
         let depth = 9;
-        check_all(&kings, depth, &eval);
-        check_all(&kings, depth - 2, &RandomEval { seed: 2 });
+        check_all(&kings, &[depth], &eval);
+        check_all(&kings, &[depth - 2], &RandomEval { seed: 2 });
     }
 }
 
@@ -345,7 +461,7 @@ fn draughts_with_minimax() {
     for spec in ["english", "calgary"] {
         for g in positions(draughts(spec), 3, 20, 4) {
             let mm = minimax(&g, 6, &eval);
-            for algo in PARALLEL {
+            for algo in EXACT {
                 for threads in THREADS {
                     let r =
                         parallel::search(algo, &g, 6, &eval, &Options::threads(threads)).unwrap();
@@ -374,27 +490,27 @@ fn halma8_all_strategies_equal_alphabeta() {
     let middle = Halma8::parse_position(Default::default(), HALMA8_MIDDLE.trim()).unwrap();
     // Seed 000's workload: depth 3 with the Manhattan evaluation, against minimax too.
     let mm = minimax(&middle, 3, &Manhattan);
-    for algo in PARALLEL {
+    for algo in EXACT {
         for threads in THREADS {
             let r =
                 parallel::search(algo, &middle, 3, &Manhattan, &Options::threads(threads)).unwrap();
             assert_eq!(r.value, mm.value, "{algo} at {threads} threads");
         }
     }
-    check_all(&[middle], 3, &Manhattan);
-    check_all(&[middle], 3, &Racer::DEFAULT);
-    check_all(&[middle], 2, &RandomEval { seed: 4 });
+    check_all(&[middle], &[3], &Manhattan);
+    check_all(&[middle], &[3], &Racer::DEFAULT);
+    check_all(&[middle], &[2], &RandomEval { seed: 4 });
     let positions = positions(Halma8::new(Default::default()), 4, 40, 23);
-    check_all(&positions, 3, &Manhattan);
-    check_all(&positions, 2, &RandomEval { seed: 6 });
+    check_all(&positions, &[3], &Manhattan);
+    check_all(&positions, &[2], &RandomEval { seed: 6 });
 }
 
 #[test]
 fn halma16_all_strategies_equal_alphabeta() {
     let positions = positions(Halma16::new(Default::default()), 3, 40, 29);
-    check_all(&positions, 2, &Manhattan);
-    check_all(&positions, 2, &Racer::DEFAULT);
-    check_all(&positions[..2], 2, &RandomEval { seed: 10 });
+    check_all(&positions, &[2], &Manhattan);
+    check_all(&positions, &[2], &Racer::DEFAULT);
+    check_all(&positions[..2], &[2], &RandomEval { seed: 10 });
 }
 
 #[test]
@@ -477,7 +593,7 @@ fn ybwc_searches_the_eldest_brother_before_any_young_brother() {
                     log.lock()
                         .unwrap()
                         .push((g.marks(Player::First), g.marks(Player::Second)));
-                    random.evaluate(g)
+                    random.evaluate(g, g.side_to_move())
                 });
                 let options = Options {
                     parallel_depth: Some(parallel_depth),

@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-use ply_core::games::halma::eval::{Manhattan, Racer, RacerFor, Strategy, Weights};
+use ply_core::games::halma::eval::{Manhattan, Racer, Weights};
 use ply_core::games::halma::{
     Bitboard, Bits256, Halma, HalmaBoard, HalmaMove, HalmaRules, WinRule,
 };
@@ -635,11 +635,7 @@ fn complete_games_end_under_every_rule_option() {
     }
     for params in ["16", "16:parlett:no-leave"] {
         let g = Halma16::start(Halma16::parse_rules(params).unwrap());
-        let racer = RacerFor {
-            racer: Racer::DEFAULT,
-            perspective: Player::First,
-        };
-        let end = play_out(g, 1, &racer, &Manhattan);
+        let end = play_out(g, 1, &Racer::DEFAULT, &Manhattan);
         assert!(end.outcome().is_over(), "{}", params);
     }
 }
@@ -675,11 +671,7 @@ fn three_stages() -> [Halma16; 3] {
         } else {
             s5
         };
-        let eval = Strategy {
-            weights: w,
-            perspective: g.side_to_move(),
-        };
-        g = g.play_unchecked(alphabeta(&g, 1, &eval).best_move.unwrap());
+        g = g.play_unchecked(alphabeta(&g, 1, &w).best_move.unwrap());
     }
     assert!(found_middle && stages[2] != stages[1]);
     stages
@@ -689,10 +681,7 @@ fn three_stages() -> [Halma16; 3] {
 fn minimax_and_alphabeta_agree_at_opening_middle_and_ending() {
     for (i, p) in three_stages().iter().enumerate() {
         for name in ["s1", "s7", "s8"] {
-            let eval = Strategy {
-                weights: Weights::parse(name).unwrap(),
-                perspective: p.side_to_move(),
-            };
+            let eval = Weights::parse(name).unwrap();
             let mm = minimax(p, 2, &eval);
             let ab = alphabeta(p, 2, &eval);
             assert_eq!(mm.best_move, ab.best_move, "stage {} {}", i, name);

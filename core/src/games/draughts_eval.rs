@@ -17,8 +17,9 @@
 //!   opponent's kings in a double corner (where they are hardest to trap) against
 //!   itself, so search drives them out into the open and traps them.
 
+use crate::game::{Game, Player};
 use crate::games::draughts::{square_x, square_y, Colour, Draughts};
-use crate::search::{Evaluator, Score};
+use crate::search::{for_player, Evaluator, Score};
 
 /// The weights of the evaluation, in hundredths of a man.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -204,19 +205,21 @@ fn nearest(sq: u8, targets: u32) -> Score {
     best
 }
 
+/// Antisymmetric: White's value is Black's negated.
 impl Evaluator<Draughts> for DraughtsEval {
-    fn evaluate(&self, g: &Draughts) -> Score {
+    fn evaluate(&self, g: &Draughts, me: Player) -> Score {
         let v = self.white_minus_black(g);
-        match g.colour_to_move() {
+        let for_mover = match g.colour_to_move() {
             Colour::White => v,
             Colour::Black => -v,
-        }
+        };
+        for_player(g, me, for_mover)
     }
 }
 
-/// The evaluation as `Game` code sees it: for the side to move.
+/// The standard evaluation for the side to move.
 pub fn evaluate(g: &Draughts) -> Score {
-    DraughtsEval::STANDARD.evaluate(g)
+    DraughtsEval::STANDARD.evaluate(g, g.side_to_move())
 }
 
 #[cfg(test)]

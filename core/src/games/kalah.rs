@@ -46,7 +46,7 @@ use core::fmt;
 use crate::error::ParseError;
 use crate::game::{Game, Outcome, Player};
 use crate::move_list::MoveList;
-use crate::search::{Evaluator, Score};
+use crate::search::{for_player, Evaluator, Score};
 use crate::zobrist;
 
 /// The most pits a row can have: a row is one `u64` of byte-sized pits.
@@ -676,16 +676,17 @@ impl fmt::Debug for Kalah {
     }
 }
 
-/// The seed's evaluation: the side to move's store minus the opponent's. A finished
-/// game scores its final margin the same way (the sweep has filled the stores).
+/// The seed's evaluation: the searching player's store minus the opponent's
+/// (antisymmetric). A finished game scores its final margin for the side to move the
+/// same way (the sweep has filled the stores).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct StoreDifference;
 
 impl Evaluator<Kalah> for StoreDifference {
     #[inline]
-    fn evaluate(&self, game: &Kalah) -> Score {
-        game.store_difference()
+    fn evaluate(&self, game: &Kalah, me: Player) -> Score {
+        for_player(game, me, game.store_difference())
     }
 
     #[inline]
@@ -694,7 +695,8 @@ impl Evaluator<Kalah> for StoreDifference {
     }
 }
 
-/// ply's own Kalah evaluation, in quarter seeds for the side to move:
+/// ply's own Kalah evaluation, in quarter seeds for the side to move (made the
+/// searching player's by [`for_player`]):
 /// * the store difference (4 per seed);
 /// * the extra turns the mover has right now (3 each) and the largest capture it
 ///   can make now (2 per seed): gains the mover can cash in on its move, which a
@@ -717,7 +719,19 @@ pub struct KalahEval;
 pub const DECIDED_BONUS: Score = 4096;
 
 impl Evaluator<Kalah> for KalahEval {
-    fn evaluate(&self, game: &Kalah) -> Score {
+    fn evaluate(&self, game: &Kalah, player: Player) -> Score {
+        for_player(game, player, self.for_mover(game))
+    }
+
+    fn terminal(&self, game: &Kalah, _outcome: Outcome, _ply: u32) -> Score {
+        let margin = game.store_difference();
+        4 * margin + DECIDED_BONUS * margin.signum()
+    }
+}
+
+impl KalahEval {
+    /// The value for the side to move.
+    pub fn for_mover(&self, game: &Kalah) -> Score {
         let me = game.side_to_move();
         let total = game.rules().total_seeds() as i32;
         let (mine, theirs) = (game.store(me) as i32, game.store(me.opponent()) as i32);
@@ -747,11 +761,6 @@ impl Evaluator<Kalah> for KalahEval {
             }
         }
         score + 2 * best_capture as i32
-    }
-
-    fn terminal(&self, game: &Kalah, _outcome: Outcome, _ply: u32) -> Score {
-        let margin = game.store_difference();
-        4 * margin + DECIDED_BONUS * margin.signum()
     }
 }
 

@@ -2,20 +2,23 @@
 //! algorithm of the seeds, with nothing an engine adds. It returns exactly the
 //! minimax value and the same first best move, after visiting fewer nodes.
 
-use crate::game::Game;
+use crate::game::{Game, Player};
+use crate::search::eval::leaf_value;
 use crate::search::{from_parent, Evaluator, Score, SearchResult, INFINITY};
 
-/// Searches `game` to `depth` plies with alpha-beta pruning.
+/// Searches `game` to `depth` plies with alpha-beta pruning. The evaluation values
+/// positions for the side to move at `game`.
 pub fn alphabeta<G: Game, E: Evaluator<G>>(
     game: &G,
     depth: u32,
     eval: &E,
 ) -> SearchResult<G::Move> {
+    let me = game.side_to_move();
     let mut nodes = 1;
     let moves = game.legal_moves();
     if depth == 0 || moves.is_empty() {
         return SearchResult {
-            value: leaf(game, 0, eval),
+            value: leaf_value(eval, game, me, 0),
             best_move: None,
             nodes,
         };
@@ -32,6 +35,7 @@ pub fn alphabeta<G: Game, E: Evaluator<G>>(
             alpha,
             INFINITY,
             eval,
+            me,
             &mut nodes,
         );
         if v > alpha {
@@ -47,7 +51,9 @@ pub fn alphabeta<G: Game, E: Evaluator<G>>(
 }
 
 /// The value of `game` within the window `(alpha, beta)`; exact inside it, a bound
-/// on the side it fails. `ply` is the distance from the root.
+/// on the side it fails. `ply` is the distance from the root; `me` is the root's
+/// side to move, the player the evaluation values positions for.
+#[allow(clippy::too_many_arguments)]
 pub fn search<G: Game, E: Evaluator<G>>(
     game: &G,
     depth: u32,
@@ -55,20 +61,31 @@ pub fn search<G: Game, E: Evaluator<G>>(
     mut alpha: Score,
     beta: Score,
     eval: &E,
+    me: Player,
     nodes: &mut u64,
 ) -> Score {
     *nodes += 1;
     if depth == 0 {
-        return leaf(game, ply, eval);
+        return leaf_value(eval, game, me, ply);
     }
     let moves = game.legal_moves();
     if moves.is_empty() {
-        return leaf(game, ply, eval);
+        return leaf_value(eval, game, me, ply);
     }
     let mut best = -INFINITY;
     for &mv in moves.iter() {
         let child = game.play_unchecked(mv);
-        let v = child_value(game, &child, depth - 1, ply + 1, alpha, beta, eval, nodes);
+        let v = child_value(
+            game,
+            &child,
+            depth - 1,
+            ply + 1,
+            alpha,
+            beta,
+            eval,
+            me,
+            nodes,
+        );
         if v > best {
             best = v;
             if v > alpha {
@@ -82,11 +99,13 @@ pub fn search<G: Game, E: Evaluator<G>>(
     best
 }
 
-/// Searches `child` and returns its value from `parent`'s point of view, passing the
-/// window through unchanged when the same side moves again.
+/// Searches `child` of `parent` in the parent's window `(alpha, beta)` and returns
+/// its value from `parent`'s point of view, passing the window through unchanged
+/// when the same side moves again (an extra turn). The parallel strategies search
+/// their subtrees with it.
 #[allow(clippy::too_many_arguments)]
 #[inline]
-fn child_value<G: Game, E: Evaluator<G>>(
+pub fn child_value<G: Game, E: Evaluator<G>>(
     parent: &G,
     child: &G,
     depth: u32,
@@ -94,24 +113,36 @@ fn child_value<G: Game, E: Evaluator<G>>(
     alpha: Score,
     beta: Score,
     eval: &E,
+    me: Player,
     nodes: &mut u64,
 ) -> Score {
     if parent.side_to_move() == child.side_to_move() {
-        search(child, depth, ply, alpha, beta, eval, nodes)
+        search(child, depth, ply, alpha, beta, eval, me, nodes)
     } else {
         from_parent(
             parent,
             child,
-            search(child, depth, ply, -beta, -alpha, eval, nodes),
+            search(child, depth, ply, -beta, -alpha, eval, me, nodes),
         )
     }
 }
 
-fn leaf<G: Game, E: Evaluator<G>>(game: &G, ply: u32, eval: &E) -> Score {
-    let outcome = game.outcome();
-    if outcome.is_over() {
-        eval.terminal(game, outcome, ply)
-    } else {
-        eval.evaluate(game)
-    }
+/// The value of playing `mv` at `game`, searched to `depth` plies in all (the move
+/// included) with the full window, for `game`'s side to move: what [`alphabeta()`]
+/// would give the root if `mv` were its only move. Tests use it to check that a
+/// returned move is a best one; analysis uses it to value every move.
+pub fn move_value<G: Game, E: Evaluator<G>>(game: &G, mv: G::Move, depth: u32, eval: &E) -> Score {
+    let child = game.play_unchecked(mv);
+    let mut nodes = 0;
+    child_value(
+        game,
+        &child,
+        depth.saturating_sub(1),
+        1,
+        -INFINITY,
+        INFINITY,
+        eval,
+        game.side_to_move(),
+        &mut nodes,
+    )
 }

@@ -1,10 +1,30 @@
 //! Budgets for a search: depth, nodes, time. The core has no clock of its own; the
 //! host (or firmware) implements [`Clock`].
 
-/// Milliseconds since the search started, from whatever timer the platform has.
+/// What a search knows of the world outside it: milliseconds since it started, from
+/// whatever timer the platform has, and whether it has been asked to stop.
 pub trait Clock {
     /// Milliseconds elapsed since the clock was started.
     fn elapsed_ms(&self) -> u64;
+
+    /// True once the search should stop at the next check, whatever its budget: the
+    /// host sets it when another thread of a parallel search has finished, or when
+    /// the user interrupts. The default: never.
+    #[inline]
+    fn stop_requested(&self) -> bool {
+        false
+    }
+}
+
+impl<C: Clock + ?Sized> Clock for &C {
+    #[inline]
+    fn elapsed_ms(&self) -> u64 {
+        (**self).elapsed_ms()
+    }
+    #[inline]
+    fn stop_requested(&self) -> bool {
+        (**self).stop_requested()
+    }
 }
 
 /// A clock that never advances: for searches bounded by depth or nodes only.

@@ -1,34 +1,66 @@
-//! The engine: alpha-beta as real programs run it.
+//! The engine: alpha-beta as real programs run it, and the only one in ply beyond
+//! the plain references [`minimax`](mod@super::minimax) and
+//! [`alphabeta`](mod@super::alphabeta). One thread runs one [`Engine`]; the host's
+//! multi-core search runs several over one shared table (Lazy SMP, ABDADA).
 //!
 //! * iterative deepening, one iteration per ply, under a [`Limits`] budget of depth,
-//!   nodes and time (the hard limit is checked every 1024 nodes; an iteration is not
-//!   started once half the time is gone, since it would not finish);
-//! * a [`TranspositionTable`] in caller-provided memory: hash move, bound cutoffs;
+//!   nodes and time; an iteration is not started once half the time is gone, since
+//!   it would not finish;
+//! * the time limit is hard: the clock is read every few nodes, the interval adapting
+//!   so that about a millisecond passes between two readings at any node rate (every
+//!   node when nodes are slow), and the clock can also ask the search to stop (another
+//!   thread finished, the user pressed Ctrl-C);
+//! * a transposition table behind the [`Table`] trait — the caller-memory
+//!   [`TranspositionTable`] or the host's lock-free shared one: hash move, bound
+//!   cutoffs;
 //! * move ordering: hash move, then the game's hint (captures, extra turns), killer
 //!   moves (two per ply), and the history heuristic;
 //! * principal variation search (null windows after the first move);
-//! * quiescence: at the horizon a non-quiet position ([`Game::is_quiet`]) is
-//!   searched on until it is quiet, so a pending capture is never mis-evaluated;
+//! * quiescence: at the horizon a non-quiet position ([`Game::is_quiet`]) is searched
+//!   on until it is quiet, so a pending capture is never mis-evaluated;
+//! * for parallel search: ABDADA's deferral of moves another thread is searching
+//!   ([`EngineConfig::abdada`]) and a different root order per helper thread
+//!   ([`EngineConfig::helper`]);
 //! * the principal variation, read back from the table.
 //!
-//! Nothing allocates: the killer and history tables live in the [`Engine`] value.
+//! Values are for the side to move at each node (negamax); the evaluation is asked
+//! for the root player's view and turned by [`leaf_value`], so the perspective is
+//! fixed by the search, never by its caller. Table keys fold that player in.
+//!
+//! Nothing allocates: the killer and history tables live in the [`Engine`] value,
+//! and move ordering uses a small stack buffer.
 
-use core::cmp::Reverse;
 use core::hash::{Hash, Hasher};
 
-use crate::game::Game;
-use crate::search::tt::{Bound, TranspositionTable, TtEntry};
+use crate::game::{Game, Player};
+use crate::search::eval::leaf_value;
+use crate::search::tt::{Bound, Table, TranspositionTable, TtEntry};
 use crate::search::{Clock, Evaluator, Limits, Score, INFINITY, MAX_PLY};
 
 /// Slots of the history table per side (move hashes are folded into them).
 pub const HISTORY_SLOTS: usize = 512;
 
-/// Move lists up to this long are ordered with keys computed once per move (a
-/// small stack array); longer ones (Halma) sort with keys computed per comparison.
-const SCORED_MOVES: usize = 64;
+/// Moves ordered by key at a node; in a longer list (Halma) the rest follow in
+/// generation order after these.
+const ORDERED: usize = 64;
 
 /// Longest principal variation reported.
 pub const MAX_PV: usize = 32;
+
+/// ABDADA defers moves only at nodes with at least this many plies left.
+pub const ABDADA_MIN_DEPTH: u32 = 3;
+
+/// At most this many moves of a node are deferred by ABDADA; further busy moves are
+/// searched at once.
+const MAX_DEFERRED: usize = 64;
+
+/// The clock is read at least every this many nodes.
+const MAX_CHECK_INTERVAL: u64 = 1024;
+
+/// Folded into every table key when the root player is the second player: a value
+/// depends on whose evaluation made it, so two searches for different players never
+/// share an entry.
+const SECOND_PLAYER_KEY: u64 = 0x6a09_e667_f3bc_c909;
 
 /// When a transposition-table entry may end the search of a node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,6 +88,15 @@ pub struct EngineConfig {
     pub tt_cutoff: TtCutoff,
     /// Killer moves and the history heuristic.
     pub killers_and_history: bool,
+    /// ABDADA: at nodes with at least [`ABDADA_MIN_DEPTH`] plies left, a younger
+    /// move whose position another engine on the same table is searching is put off
+    /// until the node's other moves are done. Needs a table shared by several
+    /// engines; on a private table nothing is ever busy.
+    pub abdada: bool,
+    /// The engine's number among engines sharing a table (0: the main one). Helper
+    /// `h` tries the root moves after the first in an order rotated by `h`, so the
+    /// engines fill the table with different subtrees (Lazy SMP).
+    pub helper: u32,
 }
 
 impl Default for EngineConfig {
@@ -65,13 +106,16 @@ impl Default for EngineConfig {
             max_quiescence_plies: 32,
             tt_cutoff: TtCutoff::AtLeastDepth,
             killers_and_history: true,
+            abdada: false,
+            helper: 0,
         }
     }
 }
 
 impl EngineConfig {
     /// The configuration whose root value equals fixed-depth alpha-beta and minimax:
-    /// no quiescence, table cutoffs only at equal depth.
+    /// no quiescence, table cutoffs only at equal depth (also when several engines
+    /// share the table: every stored bound is a true bound of that depth's value).
     pub fn exact() -> Self {
         EngineConfig {
             quiescence: false,
@@ -95,15 +139,19 @@ pub struct SearchReport<M> {
     pub nodes: u64,
     /// The principal variation, starting with `best_move`.
     pub pv: heapless::Vec<M, MAX_PV>,
-    /// True if the budget ran out inside an iteration.
+    /// True if the budget ran out (or a stop was asked for) inside an iteration.
     pub aborted: bool,
     /// Milliseconds by the clock when the report was made.
     pub elapsed_ms: u64,
 }
 
-/// An iterative-deepening alpha-beta engine over a caller-provided table.
-pub struct Engine<'t, G: Game, E, C> {
-    tt: TranspositionTable<'t, G::Move>,
+/// The engine over a table in a caller's slice, as [`Engine::new`] makes it (the
+/// no_std, single-thread form the firmware uses).
+pub type SliceEngine<'t, G, E, C> = Engine<G, E, C, TranspositionTable<&'t mut [TtEntry]>>;
+
+/// An iterative-deepening alpha-beta engine over a transposition table `T`.
+pub struct Engine<G: Game, E, C, T> {
+    tt: T,
     eval: E,
     clock: C,
     config: EngineConfig,
@@ -112,19 +160,30 @@ pub struct Engine<'t, G: Game, E, C> {
     nodes: u64,
     limits: Limits,
     aborted: bool,
+    /// The root player: the evaluation's perspective.
+    me: Player,
+    key_salt: u64,
+    next_check: u64,
+    check_interval: u64,
+    last_check_ms: u64,
 }
 
-impl<'t, G: Game, E: Evaluator<G>, C: Clock> Engine<'t, G, E, C> {
+impl<'t, G: Game, E: Evaluator<G>, C: Clock>
+    Engine<G, E, C, TranspositionTable<&'t mut [TtEntry]>>
+{
     /// An engine using `tt_slots` as its transposition table (cleared), `eval` for
     /// positions at the horizon and `clock` for time limits.
-    pub fn new(
-        tt_slots: &'t mut [TtEntry<G::Move>],
-        eval: E,
-        clock: C,
-        config: EngineConfig,
-    ) -> Self {
+    pub fn new(tt_slots: &'t mut [TtEntry], eval: E, clock: C, config: EngineConfig) -> Self {
+        Engine::with_table(TranspositionTable::new(tt_slots), eval, clock, config)
+    }
+}
+
+impl<G: Game, E: Evaluator<G>, C: Clock, T: Table> Engine<G, E, C, T> {
+    /// An engine over `table` as it is (not cleared: a table kept from move to move,
+    /// or one shared with other engines).
+    pub fn with_table(table: T, eval: E, clock: C, config: EngineConfig) -> Self {
         Engine {
-            tt: TranspositionTable::new(tt_slots),
+            tt: table,
             eval,
             clock,
             config,
@@ -133,6 +192,11 @@ impl<'t, G: Game, E: Evaluator<G>, C: Clock> Engine<'t, G, E, C> {
             nodes: 0,
             limits: Limits::depth(1),
             aborted: false,
+            me: Player::First,
+            key_salt: 0,
+            next_check: 0,
+            check_interval: 1,
+            last_check_ms: 0,
         }
     }
 
@@ -146,9 +210,14 @@ impl<'t, G: Game, E: Evaluator<G>, C: Clock> Engine<'t, G, E, C> {
         &mut self.clock
     }
 
-    /// The transposition table (for fill statistics).
-    pub fn table(&self) -> &TranspositionTable<'t, G::Move> {
+    /// The transposition table.
+    pub fn table(&self) -> &T {
         &self.tt
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &EngineConfig {
+        &self.config
     }
 
     /// Searches `game` under `limits` and returns the best move found.
@@ -167,6 +236,14 @@ impl<'t, G: Game, E: Evaluator<G>, C: Clock> Engine<'t, G, E, C> {
         self.nodes = 0;
         self.aborted = false;
         self.limits = limits;
+        self.me = game.side_to_move();
+        self.key_salt = match self.me {
+            Player::First => 0,
+            Player::Second => SECOND_PLAYER_KEY,
+        };
+        self.next_check = 0;
+        self.check_interval = 1;
+        self.last_check_ms = self.clock.elapsed_ms();
         self.killers = [[None; 2]; MAX_PLY];
         for side in self.history.iter_mut() {
             for h in side.iter_mut() {
@@ -182,16 +259,13 @@ impl<'t, G: Game, E: Evaluator<G>, C: Clock> Engine<'t, G, E, C> {
             aborted: false,
             elapsed_ms: 0,
         };
-        let mut root_moves = game.legal_moves();
+        let root_moves = game.legal_moves();
         if root_moves.is_empty() {
-            let outcome = game.outcome();
-            report.value = if outcome.is_over() {
-                self.eval.terminal(game, outcome, 0)
-            } else {
-                self.eval.evaluate(game)
-            };
+            report.value = leaf_value(&self.eval, game, self.me, 0);
+            report.nodes = 1;
             return report;
         }
+        let mut best_index = 0;
         report.best_move = Some(root_moves[0]);
         let max_depth = limits.depth.clamp(1, MAX_PLY as u32 - 1);
         for depth in 1..=max_depth {
@@ -201,25 +275,30 @@ impl<'t, G: Game, E: Evaluator<G>, C: Clock> Engine<'t, G, E, C> {
                         break;
                     }
                 }
+                if self.clock.stop_requested() {
+                    report.aborted = true;
+                    break;
+                }
             }
-            let prev_best = report.best_move;
-            let (value, best, completed) = self.root(game, &mut root_moves, depth, prev_best);
+            let prev_best = (depth > 1).then_some(best_index);
+            let (value, best, completed) = self.root(game, &root_moves, depth, prev_best);
             if self.aborted {
                 // A move that beat the previous best in the unfinished iteration
-                // (searched after it, with a full search) is a genuine improvement.
-                if completed > 0 && best.is_some() && depth > 1 {
-                    if best != prev_best {
-                        report.best_move = best;
+                // (searched after it, with a full search) is a genuine improvement;
+                // in the first iteration any searched move beats none.
+                if let Some(b) = best {
+                    if completed > 0 && (depth == 1 || Some(b) != prev_best) {
+                        report.best_move = Some(root_moves[b]);
                         report.value = value;
                     }
-                } else if depth == 1 && best.is_some() {
-                    report.best_move = best;
-                    report.value = value;
                 }
                 report.aborted = true;
                 break;
             }
-            report.best_move = best;
+            if let Some(b) = best {
+                best_index = b;
+                report.best_move = Some(root_moves[b]);
+            }
             report.value = value;
             report.depth = depth;
             report.nodes = self.nodes;
@@ -241,25 +320,34 @@ impl<'t, G: Game, E: Evaluator<G>, C: Clock> Engine<'t, G, E, C> {
         report
     }
 
-    /// One root iteration. Returns the value, the best move and how many root moves
-    /// were searched to completion.
+    #[inline]
+    fn key(&self, game: &G) -> u64 {
+        game.search_key() ^ self.key_salt
+    }
+
+    /// One root iteration. Returns the value, the index of the best move and how
+    /// many root moves were searched to completion.
     fn root(
         &mut self,
         game: &G,
-        moves: &mut G::MoveList,
+        moves: &G::MoveList,
         depth: u32,
-        prev_best: Option<G::Move>,
-    ) -> (Score, Option<G::Move>, usize) {
+        prev_best: Option<usize>,
+    ) -> (Score, Option<usize>, usize) {
         self.nodes += 1;
-        self.order(game, moves, prev_best, 0);
+        let mut order = MoveOrder::new();
+        self.order(game, moves, prev_best, 0, &mut order);
+        if self.config.helper > 0 {
+            order.rotate_after_first(self.config.helper as usize);
+        }
         let mut alpha = -INFINITY;
         let beta = INFINITY;
         let mut best = None;
         let mut completed = 0;
-        for i in 0..moves.len() {
-            let mv = moves[i];
-            let child = game.play_unchecked(mv);
-            let v = if i == 0 {
+        let mut first = true;
+        for i in order {
+            let child = game.play_unchecked(moves[i]);
+            let v = if first {
                 self.child(game, &child, depth - 1, 1, alpha, beta)
             } else {
                 let v = self.child(game, &child, depth - 1, 1, alpha, alpha + 1);
@@ -269,18 +357,19 @@ impl<'t, G: Game, E: Evaluator<G>, C: Clock> Engine<'t, G, E, C> {
                     v
                 }
             };
+            first = false;
             if self.aborted {
                 break;
             }
             completed += 1;
             if v > alpha {
                 alpha = v;
-                best = Some(mv);
+                best = Some(i);
             }
         }
         if !self.aborted {
-            self.tt
-                .store(game.search_key(), 0, depth, alpha, Bound::Exact, best);
+            let key = self.key(game);
+            self.tt.store(key, 0, depth, alpha, Bound::Exact, best);
         }
         (alpha, best, completed)
     }
@@ -304,29 +393,56 @@ impl<'t, G: Game, E: Evaluator<G>, C: Clock> Engine<'t, G, E, C> {
         }
     }
 
-    fn leaf(&mut self, game: &G, ply: u32) -> Score {
-        let outcome = game.outcome();
-        if outcome.is_over() {
-            self.eval.terminal(game, outcome, ply)
-        } else {
-            self.eval.evaluate(game)
-        }
+    #[inline]
+    fn leaf(&self, game: &G, ply: u32) -> Score {
+        leaf_value(&self.eval, game, self.me, ply)
     }
 
+    /// True once the search must stop. The clock is read when the node count reaches
+    /// the next check; the interval doubles while less than a millisecond passes
+    /// between readings and shrinks when more does, so the time between two readings
+    /// stays near a millisecond whatever a node costs.
+    #[inline]
     fn out_of_budget(&mut self) -> bool {
-        if self.nodes & 1023 == 0 {
-            if let Some(n) = self.limits.nodes {
-                if self.nodes >= n {
-                    self.aborted = true;
-                }
-            }
-            if let Some(t) = self.limits.time_ms {
-                if self.clock.elapsed_ms() >= t {
-                    self.aborted = true;
-                }
-            }
+        if self.nodes >= self.next_check && !self.aborted {
+            self.check_budget();
         }
         self.aborted
+    }
+
+    #[cold]
+    fn check_budget(&mut self) {
+        if let Some(n) = self.limits.nodes {
+            if self.nodes >= n {
+                self.aborted = true;
+                return;
+            }
+        }
+        if self.clock.stop_requested() {
+            self.aborted = true;
+            return;
+        }
+        if let Some(t) = self.limits.time_ms {
+            let now = self.clock.elapsed_ms();
+            if now >= t {
+                self.aborted = true;
+                return;
+            }
+            let dt = now.saturating_sub(self.last_check_ms);
+            self.last_check_ms = now;
+            if dt == 0 {
+                self.check_interval = (self.check_interval * 2).min(MAX_CHECK_INTERVAL);
+            } else if dt > 1 {
+                self.check_interval = (self.check_interval / dt).max(1);
+            }
+        } else {
+            self.check_interval = MAX_CHECK_INTERVAL;
+        }
+        let mut next = self.nodes + self.check_interval;
+        if let Some(n) = self.limits.nodes {
+            next = next.min(n);
+        }
+        self.next_check = next;
     }
 
     fn node(
@@ -355,11 +471,11 @@ impl<'t, G: Game, E: Evaluator<G>, C: Clock> Engine<'t, G, E, C> {
             return self.leaf(game, ply);
         }
 
-        let key = game.search_key();
+        let key = self.key(game);
         let mut tt_move = None;
         if !quiescing {
             if let Some(e) = self.tt.probe(key, ply) {
-                tt_move = e.mv;
+                tt_move = e.move_index;
                 let usable = match self.config.tt_cutoff {
                     TtCutoff::AtLeastDepth => u32::from(e.depth) >= depth,
                     TtCutoff::SameDepth => u32::from(e.depth) == depth,
@@ -376,19 +492,45 @@ impl<'t, G: Game, E: Evaluator<G>, C: Clock> Engine<'t, G, E, C> {
             }
         }
 
-        let mut moves = game.legal_moves();
+        let moves = game.legal_moves();
         if moves.is_empty() {
             return self.leaf(game, ply);
         }
-        self.order(game, &mut moves, tt_move, ply as usize);
+        let mut order = MoveOrder::new();
+        self.order(game, &moves, tt_move, ply as usize, &mut order);
 
         let alpha_orig = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
         let child_depth = depth.saturating_sub(1);
         let child_qply = if quiescing { qply + 1 } else { 0 };
-        for (i, &mv) in moves.iter().enumerate() {
+        let defer = self.config.abdada && depth >= ABDADA_MIN_DEPTH;
+        let mut deferred: heapless::Vec<u16, MAX_DEFERRED> = heapless::Vec::new();
+        let mut next_deferred = 0;
+        let mut searched = 0;
+        loop {
+            // The ordered moves, then (ABDADA) those put off because another engine
+            // was searching them.
+            let (i, second_pass) = if let Some(i) = order.next() {
+                (i, false)
+            } else if next_deferred < deferred.len() {
+                next_deferred += 1;
+                (usize::from(deferred[next_deferred - 1]), true)
+            } else {
+                break;
+            };
+            let mv = moves[i];
             let child = game.play_unchecked(mv);
+            let busy_key = if defer && searched > 0 {
+                let k = self.key(&child);
+                if !second_pass && self.tt.is_busy(k) && deferred.push(i as u16).is_ok() {
+                    continue;
+                }
+                self.tt.enter(k);
+                Some(k)
+            } else {
+                None
+            };
             let same_side = child.side_to_move() == game.side_to_move();
             let search = |this: &mut Self, a: Score, b: Score| -> Score {
                 if same_side {
@@ -397,7 +539,7 @@ impl<'t, G: Game, E: Evaluator<G>, C: Clock> Engine<'t, G, E, C> {
                     -this.node(&child, child_depth, ply + 1, -b, -a, child_qply)
                 }
             };
-            let v = if i == 0 {
+            let v = if searched == 0 {
                 search(self, alpha, beta)
             } else {
                 let v = search(self, alpha, alpha + 1);
@@ -407,12 +549,16 @@ impl<'t, G: Game, E: Evaluator<G>, C: Clock> Engine<'t, G, E, C> {
                     v
                 }
             };
+            if let Some(k) = busy_key {
+                self.tt.leave(k);
+            }
+            searched += 1;
             if self.aborted {
                 return 0;
             }
             if v > best {
                 best = v;
-                best_move = Some(mv);
+                best_move = Some(i);
                 if v > alpha {
                     alpha = v;
                     if alpha >= beta {
@@ -451,19 +597,16 @@ impl<'t, G: Game, E: Evaluator<G>, C: Clock> Engine<'t, G, E, C> {
         *slot = slot.saturating_add(depth * depth).min(1 << 20);
     }
 
-    /// Puts the hash move first and sorts the rest by hint, killer and history.
-    fn order(&self, game: &G, moves: &mut [G::Move], tt_move: Option<G::Move>, ply: usize) {
-        let mut start = 0;
-        if let Some(t) = tt_move {
-            if let Some(i) = moves.iter().position(|&m| m == t) {
-                moves.swap(0, i);
-                start = 1;
-            }
-        }
-        let rest = &mut moves[start..];
-        if rest.len() < 2 {
-            return;
-        }
+    /// The order to try `moves` in: the hash move first, then by hint, killer and
+    /// history (ties in generation order).
+    fn order(
+        &self,
+        game: &G,
+        moves: &[G::Move],
+        tt_move: Option<usize>,
+        ply: usize,
+        order: &mut MoveOrder,
+    ) {
         let killers = if self.config.killers_and_history && ply < MAX_PLY {
             self.killers[ply]
         } else {
@@ -471,43 +614,28 @@ impl<'t, G: Game, E: Evaluator<G>, C: Clock> Engine<'t, G, E, C> {
         };
         let history = &self.history[game.side_to_move().index()];
         let use_history = self.config.killers_and_history;
-        let key = |m: G::Move| -> i64 {
-            let hint = i64::from(game.move_order_hint(m));
-            let killer = if killers[0] == Some(m) {
-                2
-            } else if killers[1] == Some(m) {
-                1
+        for (i, &m) in moves.iter().enumerate() {
+            let key = if Some(i) == tt_move {
+                i64::MAX
             } else {
-                0
+                let hint = i64::from(game.move_order_hint(m));
+                let killer = if killers[0] == Some(m) {
+                    2
+                } else if killers[1] == Some(m) {
+                    1
+                } else {
+                    0
+                };
+                let hist = if use_history {
+                    i64::from(history[history_slot(&m)])
+                } else {
+                    0
+                };
+                (hint << 32) | (killer << 24) | hist
             };
-            let hist = if use_history {
-                i64::from(history[history_slot(&m)])
-            } else {
-                0
-            };
-            (hint << 32) | (killer << 24) | hist
-        };
-        if rest.len() <= SCORED_MOVES {
-            // Score each move once, then a stable insertion sort (best first): the
-            // key is not recomputed per comparison, and ties keep generation order.
-            let mut keys = [0i64; SCORED_MOVES];
-            for (k, &m) in keys.iter_mut().zip(rest.iter()) {
-                *k = key(m);
-            }
-            for i in 1..rest.len() {
-                let (k, m) = (keys[i], rest[i]);
-                let mut j = i;
-                while j > 0 && keys[j - 1] < k {
-                    keys[j] = keys[j - 1];
-                    rest[j] = rest[j - 1];
-                    j -= 1;
-                }
-                keys[j] = k;
-                rest[j] = m;
-            }
-        } else {
-            rest.sort_unstable_by_key(|&m| Reverse(key(m)));
+            order.offer(key, i);
         }
+        order.finish(moves.len());
     }
 
     fn fill_pv(&mut self, game: &G, report: &mut SearchReport<G::Move>) {
@@ -518,23 +646,113 @@ impl<'t, G: Game, E: Evaluator<G>, C: Clock> Engine<'t, G, E, C> {
         let _ = report.pv.push(first);
         let mut pos = game.play_unchecked(first);
         while report.pv.len() < MAX_PV && (report.pv.len() as u32) < report.depth.max(1) {
-            let Some(e) = self.tt.probe(pos.search_key(), 0) else {
+            let Some(e) = self.tt.probe(self.key(&pos), 0) else {
                 break;
             };
-            let Some(mv) = e.mv else {
+            let moves = pos.legal_moves();
+            let Some(&mv) = e.move_index.and_then(|i| moves.get(i)) else {
                 break;
             };
-            if !pos.legal_moves().contains(&mv) {
-                break;
-            }
             let _ = report.pv.push(mv);
             pos = pos.play_unchecked(mv);
         }
     }
 }
 
-/// Folds a move into a history slot with FxHash-style mixing of its `Hash` bytes
-/// (shared with the host's parallel searches, so both order moves alike).
+/// The order a node tries its moves in, without moving them: the (up to) [`ORDERED`]
+/// best keys sorted best first (ties in generation order), then every other move in
+/// generation order. Move indices are generation-order indices, the form the table
+/// stores.
+struct MoveOrder {
+    /// The best keys with their move indices, best first.
+    top: heapless::Vec<(i64, u16), ORDERED>,
+    /// The indices in `top`, ascending, to skip them in the generation-order tail.
+    taken: heapless::Vec<u16, ORDERED>,
+    /// Next position in `top`.
+    next_top: usize,
+    /// Next generation-order index of the tail, and the next entry of `taken`.
+    next_tail: usize,
+    next_taken: usize,
+    len: usize,
+}
+
+impl MoveOrder {
+    fn new() -> Self {
+        MoveOrder {
+            top: heapless::Vec::new(),
+            taken: heapless::Vec::new(),
+            next_top: 0,
+            next_tail: 0,
+            next_taken: 0,
+            len: 0,
+        }
+    }
+
+    /// Considers move `index` with `key` (moves are offered in generation order).
+    #[inline]
+    fn offer(&mut self, key: i64, index: usize) {
+        let full = self.top.is_full();
+        if full && self.top[ORDERED - 1].0 >= key {
+            return;
+        }
+        if full {
+            self.top.pop();
+        }
+        // After every equal key: ties keep generation order.
+        let mut j = self.top.len();
+        while j > 0 && self.top[j - 1].0 < key {
+            j -= 1;
+        }
+        let _ = self.top.insert(j, (key, index as u16));
+    }
+
+    /// Ends the offers of a list of `len` moves.
+    fn finish(&mut self, len: usize) {
+        self.len = len;
+        if len > self.top.len() {
+            for &(_, i) in self.top.iter() {
+                let _ = self.taken.push(i);
+            }
+            self.taken.sort_unstable();
+        } else {
+            // Every move is in `top`: no tail.
+            self.next_tail = len;
+        }
+    }
+
+    /// Helper engines: the moves after the first tried from the `shift`-th on.
+    fn rotate_after_first(&mut self, shift: usize) {
+        if self.len == self.top.len() && self.top.len() > 2 {
+            let rest = &mut self.top[1..];
+            let n = rest.len();
+            rest.rotate_left(shift % n);
+        }
+    }
+}
+
+impl Iterator for MoveOrder {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.next_top < self.top.len() {
+            self.next_top += 1;
+            return Some(usize::from(self.top[self.next_top - 1].1));
+        }
+        while self.next_tail < self.len {
+            let i = self.next_tail;
+            self.next_tail += 1;
+            if self.taken.get(self.next_taken).map(|&t| usize::from(t)) == Some(i) {
+                self.next_taken += 1;
+                continue;
+            }
+            return Some(i);
+        }
+        None
+    }
+}
+
+/// Folds a move into a history slot with FxHash-style mixing of its `Hash` bytes.
 pub fn history_slot<M: Hash>(mv: &M) -> usize {
     struct Fx(u64);
     impl Hasher for Fx {
@@ -551,4 +769,43 @@ pub fn history_slot<M: Hash>(mv: &M) -> usize {
     let mut h = Fx(0);
     mv.hash(&mut h);
     (crate::zobrist::mix64(h.0) as usize) % HISTORY_SLOTS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MoveOrder;
+
+    fn collect(keys: &[i64]) -> heapless::Vec<usize, 256> {
+        let mut o = MoveOrder::new();
+        for (i, &k) in keys.iter().enumerate() {
+            o.offer(k, i);
+        }
+        o.finish(keys.len());
+        o.collect()
+    }
+
+    #[test]
+    fn short_lists_sort_by_key_with_ties_in_generation_order() {
+        let got = collect(&[1, 5, 1, 9, 5]);
+        assert_eq!(&got[..], &[3, 1, 4, 0, 2]);
+    }
+
+    #[test]
+    fn long_lists_put_the_best_keys_first_then_the_rest_in_order() {
+        // 100 moves: keys 0 except every tenth, which is 10 + its index.
+        let keys: heapless::Vec<i64, 100> = (0..100)
+            .map(|i| if i % 10 == 0 { 10 + i as i64 } else { 0 })
+            .collect();
+        let got = collect(&keys);
+        assert_eq!(got.len(), 100);
+        assert_eq!(&got[..10], &[90, 80, 70, 60, 50, 40, 30, 20, 10, 0]);
+        // The rest: the first 54 zero-key moves made the top 64, in order, then
+        // the others in generation order; every move exactly once.
+        let mut seen = [false; 100];
+        for &i in got.iter() {
+            assert!(!seen[i]);
+            seen[i] = true;
+        }
+        assert!(got[10..].windows(2).all(|w| w[0] < w[1]));
+    }
 }

@@ -9,6 +9,9 @@
 //!
 //! Scores are from the point of view of the side to move (negamax). A child whose
 //! side to move is the same as its parent's (an extra turn in Kalah) is not negated.
+//! Evaluations value positions for the root's side to move, which every search
+//! passes them ([`eval`](mod@eval) states the contract); tables are reached through
+//! one trait, [`Table`].
 
 pub mod alphabeta;
 pub mod clock;
@@ -19,10 +22,10 @@ pub mod tt;
 
 pub use alphabeta::alphabeta;
 pub use clock::{Clock, Limits, NoClock};
-pub use engine::{Engine, EngineConfig, SearchReport, TtCutoff};
-pub use eval::{Evaluator, FnEval, RandomEval};
+pub use engine::{Engine, EngineConfig, SearchReport, SliceEngine, TtCutoff};
+pub use eval::{for_player, leaf_value, Evaluator, FnEval, RandomEval};
 pub use minimax::minimax;
-pub use tt::{Bound, TranspositionTable, TtEntry};
+pub use tt::{Bound, Hit, Table, TranspositionTable, TtEntry};
 
 use crate::game::Game;
 
@@ -58,7 +61,7 @@ pub struct SearchResult<M> {
 
 /// The score of `child` seen from its parent, whose side to move is `parent`.
 #[inline]
-pub(crate) fn from_parent<G: Game>(parent: &G, child: &G, score: Score) -> Score {
+pub fn from_parent<G: Game>(parent: &G, child: &G, score: Score) -> Score {
     if parent.side_to_move() == child.side_to_move() {
         score
     } else {

@@ -8,7 +8,7 @@ use ply_core::search::{Limits, TtEntry};
 use ply_firmware_sim::matches;
 
 const SLOTS: usize = 64;
-static mut TT: [TtEntry<Square>; SLOTS] = [TtEntry::EMPTY; SLOTS];
+static mut TT: [TtEntry; SLOTS] = [TtEntry::EMPTY; SLOTS];
 
 #[cortex_m_rt::entry]
 fn main() -> ! {

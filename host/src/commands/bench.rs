@@ -11,8 +11,9 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
+use crate::commands::player::{Ai, AiConfig, Budget};
 use crate::games::HostGame;
-use crate::parallel::{self, Algo, Options};
+use crate::parallel::Algo;
 use crate::position::setup;
 use crate::spec::GameCommand;
 
@@ -33,7 +34,7 @@ pub struct Bench {
     pub runs: usize,
     /// Evaluation name.
     pub eval: Option<String>,
-    /// YBWC parallel depth (default: [`parallel::ybwc::default_parallel_depth`]).
+    /// YBWC parallel depth (default: [`crate::parallel::ybwc::default_parallel_depth`]).
     pub parallel_depth: Option<u32>,
     /// Lazy SMP table size in MiB.
     pub hash_mb: usize,
@@ -58,6 +59,9 @@ pub struct BenchRow {
     pub speedup: f64,
     /// Speedup per thread.
     pub efficiency: f64,
+    /// The same strategy's median time at 1 thread over this one's (when the thread
+    /// counts include 1): time to depth against one thread.
+    pub scaling: Option<f64>,
     /// Median nodes of the runs.
     pub nodes: u64,
     /// The root value (equal to alpha-beta's in every run).
@@ -125,21 +129,25 @@ impl GameCommand for Bench {
         }
         let eval = G::evaluator(self.eval.as_deref())?;
         let measure = |algo: Algo, threads: usize| -> Result<(Vec<f64>, Vec<u64>, i32), String> {
-            let options = Options {
-                threads,
-                parallel_depth: self.parallel_depth,
-                table_slots: (self.hash_mb << 20) / 16,
-            };
             let mut times = Vec::new();
             let mut nodes = Vec::new();
             let mut value = None;
             for _ in 0..self.runs {
+                // A new player each run: its table is allocated and cleared inside the
+                // timing, as a fresh search's is.
                 let t = Instant::now();
-                let r = parallel::search(algo, &game, self.depth, &eval, &options)
-                    .map_err(|e| e.to_string())?;
+                let mut ai = Ai::new(AiConfig::<G> {
+                    eval: eval.clone(),
+                    algo,
+                    budget: Budget::Depth(self.depth),
+                    hash_mb: self.hash_mb,
+                    threads,
+                    parallel_depth: self.parallel_depth,
+                });
+                let r = ai.choose(&game, &mut |_| {})?;
                 times.push(t.elapsed().as_secs_f64());
                 nodes.push(r.nodes);
-                if let Some(v) = value {
+                if let (Some(v), true) = (value, algo != Algo::Engine) {
                     if v != r.value {
                         return Err(format!(
                             "{algo} at {threads} threads returned {} then {v}",
@@ -156,7 +164,7 @@ impl GameCommand for Bench {
         let base = median(&mut base_times);
         println!(
             "# {} depth {}, {} run{} per row, median (min-max); speedup over sequential \
-             alpha-beta ({:.3} s, value {})",
+             alpha-beta ({:.3} s, value {}); scaling: over the same strategy at 1 thread",
             G::NAME,
             self.depth,
             self.runs,
@@ -165,10 +173,12 @@ impl GameCommand for Bench {
             base_value
         );
         println!(
-            "| algo | threads | time (s) | spread (s) | speedup | efficiency | nodes | nodes/s |"
+            "| algo | threads | time (s) | spread (s) | speedup | efficiency | scaling | nodes \
+             | nodes/s |"
         );
-        println!("|---|---:|---:|---:|---:|---:|---:|---:|");
+        println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
         let mut rows = Vec::new();
+        let mut one_thread: Vec<(Algo, f64)> = Vec::new();
         for &algo in &self.algos {
             let thread_counts: &[usize] = if algo.is_parallel() {
                 &self.threads
@@ -181,7 +191,9 @@ impl GameCommand for Bench {
                 } else {
                     measure(algo, threads)?
                 };
-                if value != base_value {
+                // The full-strength engine (quiescence, deeper table cutoffs) searches
+                // a different tree: only the exact strategies must match.
+                if value != base_value && algo != Algo::Engine {
                     return Err(format!(
                         "{algo} at {threads} threads returned value {value}, but sequential \
                          alpha-beta returns {base_value}: a bug in {algo}"
@@ -189,6 +201,13 @@ impl GameCommand for Bench {
                 }
                 let m = median(&mut times);
                 nodes.sort_unstable();
+                if threads == 1 {
+                    one_thread.push((algo, m));
+                }
+                let scaling = one_thread
+                    .iter()
+                    .find(|(a, _)| *a == algo)
+                    .map(|(_, t1)| t1 / m);
                 let row = BenchRow {
                     algo,
                     threads,
@@ -197,11 +216,12 @@ impl GameCommand for Bench {
                     max_s: times[times.len() - 1],
                     speedup: base / m,
                     efficiency: base / m / threads as f64,
+                    scaling,
                     nodes: nodes[nodes.len() / 2],
                     value,
                 };
                 println!(
-                    "| {} | {} | {:.3} | {:.3}-{:.3} | {:.2} | {:.2} | {} | {} |",
+                    "| {} | {} | {:.3} | {:.3}-{:.3} | {:.2} | {:.2} | {} | {} | {} |",
                     row.algo,
                     row.threads,
                     row.median_s,
@@ -209,6 +229,8 @@ impl GameCommand for Bench {
                     row.max_s,
                     row.speedup,
                     row.efficiency,
+                    row.scaling
+                        .map_or_else(|| "-".to_string(), |x| format!("{x:.2}")),
                     row.nodes,
                     crate::commands::rate(row.nodes, row.median_s)
                 );

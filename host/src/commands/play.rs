@@ -1,13 +1,14 @@
 //! `ply play GAME --first human|ai --second human|ai [--depth D | --time S]`: the four
 //! modes of the seed 002 assignment. The board is redrawn every turn, a human's
 //! illegal input is refused with its reason and asked again, and the result is
-//! announced.
+//! announced. The AI is the engine on `--threads` threads (default: every core); a
+//! time budget is a hard limit per move.
 
 use std::io::{BufRead, Write};
 
-use ply_core::{Outcome, Player};
+use ply_core::Outcome;
 
-use crate::commands::player::{Ai, AiConfig, Algo, Budget};
+use crate::commands::player::{Ai, AiConfig, Budget};
 use crate::commands::secs;
 use crate::games::HostGame;
 use crate::position::{move_texts, setup};
@@ -52,6 +53,8 @@ pub struct Play {
     pub eval: Option<String>,
     /// Adjudicate a draw after this many plies (0: never).
     pub max_plies: u32,
+    /// The AI's search threads.
+    pub threads: usize,
 }
 
 impl GameCommand for Play {
@@ -74,17 +77,19 @@ pub fn play_game<G: HostGame>(
     let mut game: G = setup(rules, opts.position.as_deref(), &[])?;
     let budget = Budget::from_options(opts.depth, opts.time, opts.nodes, Budget::Time(1.0))?;
     let eval = G::evaluator(opts.eval.as_deref())?;
+    if opts.threads == 0 {
+        return Err("--threads must be at least 1".into());
+    }
     let mut ais: Vec<Option<Ai<G>>> = [opts.first, opts.second]
         .iter()
-        .zip([Player::First, Player::Second])
-        .map(|(c, player)| {
+        .map(|c| {
             (*c == Controller::Ai).then(|| {
-                Ai::new(AiConfig::<G> {
-                    eval: G::player_evaluator(&eval, player),
-                    algo: Algo::Engine,
+                Ai::new(AiConfig::<G>::engine(
+                    eval.clone(),
                     budget,
-                    hash_mb: 32,
-                })
+                    opts.threads,
+                    32,
+                ))
             })
         })
         .collect();

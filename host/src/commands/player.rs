@@ -1,38 +1,14 @@
-//! An AI player: an evaluation, a budget and an engine with its own table. Shared by
-//! `search`, `play` and `tournament`.
+//! An AI player: an evaluation, a strategy, a budget, threads and the tables it keeps
+//! from move to move. `search`, `play`, `tournament` and `bench` all choose their
+//! moves through it, and it searches through the one entry point,
+//! [`crate::parallel::run`].
 
-use ply_core::search::{
-    alphabeta, minimax, Clock, Engine, EngineConfig, Limits, SearchReport, TtEntry,
-};
+use ply_core::search::{Limits, SearchReport};
 
 use crate::clock::WallClock;
 use crate::games::HostGame;
-
-/// The search algorithms a sequential AI can use.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Algo {
-    /// Plain minimax to a fixed depth.
-    Minimax,
-    /// Plain alpha-beta to a fixed depth, generation order.
-    AlphaBeta,
-    /// The core engine: iterative deepening, TT, ordering, quiescence.
-    Engine,
-}
-
-impl Algo {
-    /// Parses an algorithm name.
-    pub fn parse(name: &str) -> Result<Algo, String> {
-        match name {
-            "minimax" => Ok(Algo::Minimax),
-            "alphabeta" | "alpha-beta" => Ok(Algo::AlphaBeta),
-            "engine" | "id" => Ok(Algo::Engine),
-            other => Err(format!(
-                "unknown algorithm '{}': expected minimax, alphabeta or engine",
-                other
-            )),
-        }
-    }
-}
+pub use crate::parallel::Algo;
+use crate::parallel::{Options, Tables};
 
 /// How far an AI searches.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -108,27 +84,47 @@ impl Budget {
 pub struct AiConfig<G: HostGame> {
     /// The evaluation.
     pub eval: G::Eval,
-    /// The algorithm.
+    /// The strategy.
     pub algo: Algo,
     /// The budget.
     pub budget: Budget,
-    /// Transposition-table size in MiB (engine only).
+    /// Transposition-table size in MiB (the engine-based strategies).
     pub hash_mb: usize,
+    /// Threads.
+    pub threads: usize,
+    /// YBWC: split at nodes with at least this many plies left (`None`: default).
+    pub parallel_depth: Option<u32>,
 }
 
-/// An AI player with its own transposition table, reused from move to move.
+impl<G: HostGame> AiConfig<G> {
+    /// The engine on `threads` threads with `budget`, `eval` and a table of
+    /// `hash_mb` MiB.
+    pub fn engine(eval: G::Eval, budget: Budget, threads: usize, hash_mb: usize) -> Self {
+        AiConfig {
+            eval,
+            algo: Algo::Engine,
+            budget,
+            hash_mb,
+            threads,
+            parallel_depth: None,
+        }
+    }
+}
+
+/// An AI player. Its transposition table (allocated on its first search, and only
+/// by strategies that use one) is kept from move to move: entries of earlier moves
+/// stay usable, and are replaced first.
 pub struct Ai<G: HostGame> {
     config: AiConfig<G>,
-    table: Vec<TtEntry<G::Move>>,
+    tables: Tables,
 }
 
 impl<G: HostGame> Ai<G> {
-    /// A player; allocates its table.
+    /// A player (allocates nothing yet).
     pub fn new(config: AiConfig<G>) -> Self {
-        let slots = (config.hash_mb << 20) / std::mem::size_of::<TtEntry<G::Move>>().max(1);
         Ai {
-            table: vec![TtEntry::EMPTY; slots.max(1)],
             config,
+            tables: Tables::new(),
         }
     }
 
@@ -137,47 +133,31 @@ impl<G: HostGame> Ai<G> {
         &self.config
     }
 
-    /// Chooses a move in `game`, calling `progress` after each iteration (engine).
+    /// Chooses a move in `game`, calling `progress` after each iteration (the
+    /// engine-based strategies). The time budget counts from this call.
     pub fn choose(
         &mut self,
         game: &G,
         progress: &mut dyn FnMut(&SearchReport<G::Move>),
     ) -> Result<SearchReport<G::Move>, String> {
         let clock = WallClock::start();
-        let fixed = |r: ply_core::search::SearchResult<G::Move>, depth: u32| {
-            let mut pv = heapless::Vec::new();
-            if let Some(m) = r.best_move {
-                let _ = pv.push(m);
-            }
-            SearchReport {
-                best_move: r.best_move,
-                value: r.value,
-                depth,
-                nodes: r.nodes,
-                pv,
-                aborted: false,
-                elapsed_ms: clock.elapsed_ms(),
-            }
+        let options = Options {
+            threads: self.config.threads,
+            parallel_depth: self.config.parallel_depth,
+            hash_mb: self.config.hash_mb,
+            table_slots: None,
         };
-        match (self.config.algo, self.config.budget) {
-            (Algo::Minimax, Budget::Depth(d)) => Ok(fixed(minimax(game, d, &self.config.eval), d)),
-            (Algo::AlphaBeta, Budget::Depth(d)) => {
-                Ok(fixed(alphabeta(game, d, &self.config.eval), d))
-            }
-            (Algo::Minimax | Algo::AlphaBeta, _) => Err(
-                "minimax and alphabeta search a fixed depth: give --depth (or use --algo engine)"
-                    .into(),
-            ),
-            (Algo::Engine, budget) => {
-                let mut engine = Engine::new(
-                    &mut self.table,
-                    self.config.eval.clone(),
-                    clock,
-                    EngineConfig::default(),
-                );
-                Ok(engine.search_with_progress(game, budget.limits(), |r| progress(r)))
-            }
-        }
+        crate::parallel::run(
+            self.config.algo,
+            game,
+            self.config.budget.limits(),
+            &self.config.eval,
+            &options,
+            &mut self.tables,
+            clock,
+            progress,
+        )
+        .map_err(|e| e.to_string())
     }
 }
 

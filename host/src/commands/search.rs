@@ -1,11 +1,11 @@
 //! `ply search GAME [--position P] [--after M...] [--depth D | --time S | --nodes N]
 //! [--algo minimax|alphabeta|engine|toplevel|chunked|ybwc|lazysmp|abdada] [--threads N]
-//! [--parallel-depth D] [--eval NAME]`.
+//! [--parallel-depth D] [--eval NAME]`: every strategy through the one entry point
+//! ([`crate::parallel::run`], by way of [`Ai`]).
 
 use crate::commands::player::{Ai, AiConfig, Algo, Budget};
 use crate::commands::{rate, secs};
 use crate::games::HostGame;
-use crate::parallel;
 use crate::position::setup;
 use crate::spec::GameCommand;
 
@@ -28,7 +28,7 @@ pub struct Search {
     pub eval: Option<String>,
     /// Table size in MiB.
     pub hash_mb: usize,
-    /// Threads for the parallel algorithms.
+    /// Threads (the engine and the parallel strategies).
     pub threads: usize,
     /// YBWC: split at nodes with at least this many plies left.
     pub parallel_depth: Option<u32>,
@@ -56,44 +56,50 @@ impl GameCommand for Search {
             // Refuse an unknown notation before searching.
             game.move_in_notation(*m, notation)?;
         }
-        if let Ok(algo) = self.algo.parse::<parallel::Algo>() {
-            if algo.is_parallel() {
-                return self.run_parallel(&game, algo);
-            }
-        }
-        let algo = Algo::parse(&self.algo).map_err(|_| {
+        let algo = self.algo.parse::<Algo>().map_err(|_| {
             format!(
-                "unknown algorithm '{}': expected minimax, alphabeta, engine, toplevel, \
-                 chunked, ybwc, lazysmp or abdada",
-                self.algo
+                "unknown algorithm '{}': expected {}",
+                self.algo,
+                Algo::names()
             )
         })?;
-        if self.threads != 1 || self.parallel_depth.is_some() {
+        if !algo.is_parallel() && self.threads != 1 {
             return Err(format!(
-                "--algo {} is sequential: --threads and --parallel-depth need toplevel, \
-                 chunked, ybwc, lazysmp or abdada",
-                self.algo
+                "--algo {} is sequential: --threads needs engine, toplevel, chunked, ybwc, \
+                 lazysmp or abdada",
+                algo
+            ));
+        }
+        if self.parallel_depth.is_some() && algo != Algo::Ybwc {
+            return Err(format!(
+                "--parallel-depth applies to --algo ybwc, not {}",
+                algo
+            ));
+        }
+        if self.parallel_depth == Some(0) {
+            return Err("--parallel-depth must be at least 1".into());
+        }
+        if algo.fixed_depth_only()
+            && self.depth.is_none()
+            && (self.time.is_some() || self.nodes.is_some())
+        {
+            return Err(format!(
+                "--algo {} searches a fixed depth: give --depth",
+                algo
             ));
         }
         let default = match algo {
             Algo::Engine => Budget::Time(1.0),
-            _ => {
-                if self.depth.is_none() && (self.time.is_some() || self.nodes.is_some()) {
-                    return Err(format!(
-                        "--algo {} searches a fixed depth: give --depth",
-                        self.algo
-                    ));
-                }
-                Budget::Depth(4)
-            }
+            _ => Budget::Depth(4),
         };
         let budget = Budget::from_options(self.depth, self.time, self.nodes, default)?;
-        let eval = G::player_evaluator(&G::evaluator(self.eval.as_deref())?, game.side_to_move());
         let mut ai = Ai::new(AiConfig::<G> {
-            eval,
+            eval: G::evaluator(self.eval.as_deref())?,
             algo,
             budget,
             hash_mb: self.hash_mb,
+            threads: self.threads,
+            parallel_depth: self.parallel_depth,
         });
         let start = std::time::Instant::now();
         let report = ai.choose(&game, &mut |r| {
@@ -119,6 +125,7 @@ impl GameCommand for Search {
         println!("value: {}", report.value);
         println!("depth: {}", report.depth);
         println!("pv: {}", pv_texts(&game, &report.pv, notation).join(" "));
+        println!("algo: {} threads: {}", algo, self.threads);
         println!("nodes: {}", report.nodes);
         println!("time: {}", secs(s));
         println!("nodes/s: {}", rate(report.nodes, s));
@@ -126,60 +133,6 @@ impl GameCommand for Search {
             best_move: best,
             value: report.value,
             nodes: report.nodes,
-        })
-    }
-}
-
-impl Search {
-    /// A fixed-depth search with one of the parallel strategies.
-    fn run_parallel<G: HostGame>(
-        &self,
-        game: &G,
-        algo: parallel::Algo,
-    ) -> Result<SearchSummary, String> {
-        if self.time.is_some() || self.nodes.is_some() {
-            return Err(format!(
-                "--algo {} searches a fixed depth: give --depth",
-                algo
-            ));
-        }
-        let Budget::Depth(depth) = Budget::from_options(self.depth, None, None, Budget::Depth(4))?
-        else {
-            unreachable!("only a depth was given")
-        };
-        if self.parallel_depth.is_some() && algo != parallel::Algo::Ybwc {
-            return Err(format!(
-                "--parallel-depth applies to --algo ybwc, not {}",
-                algo
-            ));
-        }
-        if self.parallel_depth == Some(0) {
-            return Err("--parallel-depth must be at least 1".into());
-        }
-        let eval = G::evaluator(self.eval.as_deref())?;
-        let options = parallel::Options {
-            threads: self.threads,
-            parallel_depth: self.parallel_depth,
-            table_slots: (self.hash_mb << 20) / 16,
-        };
-        let start = std::time::Instant::now();
-        let r = parallel::search(algo, game, depth, &eval, &options).map_err(|e| e.to_string())?;
-        let s = start.elapsed().as_secs_f64();
-        let best = r.best_move.map(|m| game.display_move(m).to_string());
-        println!(
-            "best move: {}",
-            best.as_deref().unwrap_or("(none: the game is over)")
-        );
-        println!("value: {}", r.value);
-        println!("depth: {}", depth);
-        println!("algo: {} threads: {}", algo, self.threads);
-        println!("nodes: {}", r.nodes);
-        println!("time: {}", secs(s));
-        println!("nodes/s: {}", rate(r.nodes, s));
-        Ok(SearchSummary {
-            best_move: best,
-            value: r.value,
-            nodes: r.nodes,
         })
     }
 }

@@ -2,7 +2,8 @@
 //! each other from the same openings with colours swapped.
 //!
 //! A CONFIG is comma-separated `key=value` pairs: `depth=D`, `time=SECONDS` or
-//! `nodes=N` (one of them), `eval=NAME`, `algo=engine|alphabeta|minimax`. Openings are
+//! `nodes=N` (one of them), `eval=NAME`, `algo=NAME` (any of `ply search`'s; default
+//! `engine`), `threads=N` (default: `--threads`, itself every core by default). Openings are
 //! a few pseudo-random plies from the start (`--random-plies`, seeded), so that
 //! deterministic engines play different games; each opening is played twice, once
 //! with each configuration moving first.
@@ -28,6 +29,8 @@ pub struct Tournament {
     pub seed: u64,
     /// Adjudicate a draw after this many plies.
     pub max_plies: u32,
+    /// Search threads of a configuration that does not say `threads=N`.
+    pub threads: usize,
 }
 
 /// Totals from A's point of view.
@@ -45,10 +48,11 @@ pub struct TournamentResult {
     pub nodes_b: u64,
 }
 
-/// Parses a CONFIG string for game `G`.
-pub fn parse_config<G: HostGame>(text: &str) -> Result<AiConfig<G>, String> {
+/// Parses a CONFIG string for game `G`; `threads` unless it says `threads=N`.
+pub fn parse_config<G: HostGame>(text: &str, threads: usize) -> Result<AiConfig<G>, String> {
     let (mut depth, mut time, mut nodes, mut eval, mut algo) =
         (None, None, None, None, Algo::Engine);
+    let mut threads = threads;
     for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let (k, v) = part
             .split_once('=')
@@ -59,20 +63,37 @@ pub fn parse_config<G: HostGame>(text: &str) -> Result<AiConfig<G>, String> {
             "time" => time = Some(v.parse::<f64>().map_err(|_| num("time"))?),
             "nodes" => nodes = Some(v.parse::<u64>().map_err(|_| num("nodes"))?),
             "eval" => eval = Some(v.to_string()),
-            "algo" => algo = Algo::parse(v)?,
+            "algo" => algo = v.parse::<Algo>()?,
+            "threads" => {
+                threads = match v.parse::<usize>() {
+                    Ok(n) if n >= 1 => n,
+                    _ => return Err(num("threads")),
+                }
+            }
             other => {
                 return Err(format!(
-                    "unknown config key '{}' in '{}': expected depth, time, nodes, eval or algo",
+                    "unknown config key '{}' in '{}': expected depth, time, nodes, eval, algo or \
+                     threads",
                     other, text
                 ))
             }
         }
+    }
+    if !algo.is_parallel() {
+        threads = 1;
+    }
+    if algo.fixed_depth_only() && depth.is_none() && (time.is_some() || nodes.is_some()) {
+        return Err(format!(
+            "algo={algo} searches a fixed depth: give depth= in '{text}'"
+        ));
     }
     Ok(AiConfig {
         eval: G::evaluator(eval.as_deref())?,
         algo,
         budget: Budget::from_options(depth, time, nodes, Budget::Depth(4))?,
         hash_mb: 16,
+        threads,
+        parallel_depth: None,
     })
 }
 
@@ -134,8 +155,11 @@ impl GameCommand for Tournament {
         if self.games == 0 {
             return Err("--games must be at least 1".into());
         }
-        let mut a = Ai::new(parse_config::<G>(&self.a)?);
-        let mut b = Ai::new(parse_config::<G>(&self.b)?);
+        if self.threads == 0 {
+            return Err("--threads must be at least 1".into());
+        }
+        let mut a = Ai::new(parse_config::<G>(&self.a, self.threads)?);
+        let mut b = Ai::new(parse_config::<G>(&self.b, self.threads)?);
         let mut res = TournamentResult::default();
         for i in 0..self.games {
             let start: G = opening(

@@ -8,18 +8,16 @@
 //! 000), seed 003's strategies `s1`…`s8`, or explicit seed-003 weights `m1,m2,m3,m4`
 //! (`1,1.1,0,1`).
 //!
-//! A seed-003 strategy, and `racer`, value positions for the player who uses them
-//! (as seed 003's minimax does): `play`, `search` and seed 003's tournament give each
-//! AI its player. Only the generic two-configuration tournament (`--a`/`--b`),
-//! which reuses a player for both colours, values each horizon position for its
-//! side to move instead — the same at even depths, where every horizon position has
-//! the searching player to move.
+//! A seed-003 strategy, and `racer`, value positions for the player who searches (as
+//! seed 003's minimax does). The search passes that player to the evaluation (see
+//! `ply_core::search::eval`), so every command and every strategy values the same
+//! positions alike, at odd and even depths.
 
 use std::io::Write as _;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use ply_core::games::halma::eval::{advantage, Manhattan, Racer, Strategy, Weights};
+use ply_core::games::halma::eval::{advantage, Manhattan, Racer, Weights};
 use ply_core::games::halma::{board_side, write_square, Bits256, Halma, HalmaBoard};
 use ply_core::games::{Halma16, Halma8};
 use ply_core::search::{alphabeta, minimax, Evaluator, Score};
@@ -31,80 +29,37 @@ use crate::games::HostGame;
 /// The Halma evaluations a player can use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HalmaEval {
-    /// ply's own evaluation; `perspective` as for `Seed`.
-    Racer {
-        /// Whose race is valued.
-        perspective: Option<Player>,
-    },
+    /// ply's own evaluation ([`Racer::DEFAULT`]).
+    Racer,
     /// Seed 000's Manhattan distance.
     Manhattan,
-    /// A seed-003 strategy; `perspective` is the player using it, or `None` to value
-    /// each position for its side to move.
-    Seed {
-        /// The multipliers.
-        weights: Weights,
-        /// Whose heuristic is computed.
-        perspective: Option<Player>,
-    },
+    /// A seed-003 strategy.
+    Seed(Weights),
 }
 
 impl HalmaEval {
     /// Parses an evaluation name (see the module documentation).
     pub fn parse(name: &str) -> Result<HalmaEval, String> {
         match name.trim().to_ascii_lowercase().as_str() {
-            "racer" => Ok(HalmaEval::Racer { perspective: None }),
+            "racer" => Ok(HalmaEval::Racer),
             "manhattan" => Ok(HalmaEval::Manhattan),
-            other => Weights::parse(other)
-                .map(|weights| HalmaEval::Seed {
-                    weights,
-                    perspective: None,
-                })
-                .map_err(|e| {
-                    format!(
-                        "unknown evaluation '{}' for halma: expected racer, manhattan, s1 to s8 \
+            other => Weights::parse(other).map(HalmaEval::Seed).map_err(|e| {
+                format!(
+                    "unknown evaluation '{}' for halma: expected racer, manhattan, s1 to s8 \
                          or weights m1,m2,m3,m4 ({})",
-                        name, e
-                    )
-                }),
-        }
-    }
-
-    /// The same evaluation used by `player` (only seed-003 strategies care).
-    pub fn for_player(self, player: Player) -> HalmaEval {
-        match self {
-            HalmaEval::Seed { weights, .. } => HalmaEval::Seed {
-                weights,
-                perspective: Some(player),
-            },
-            HalmaEval::Racer { .. } => HalmaEval::Racer {
-                perspective: Some(player),
-            },
-            other => other,
+                    name, e
+                )
+            }),
         }
     }
 }
 
 impl<B: HalmaBoard> Evaluator<Halma<B>> for HalmaEval {
-    fn evaluate(&self, g: &Halma<B>) -> Score {
-        match *self {
-            HalmaEval::Racer { perspective } => {
-                let me = perspective.unwrap_or(g.side_to_move());
-                let v = Racer::DEFAULT.value_for(g, me);
-                if g.side_to_move() == me {
-                    v
-                } else {
-                    -v
-                }
-            }
-            HalmaEval::Manhattan => Manhattan.evaluate(g),
-            HalmaEval::Seed {
-                weights,
-                perspective,
-            } => Strategy {
-                weights,
-                perspective: perspective.unwrap_or(g.side_to_move()),
-            }
-            .evaluate(g),
+    fn evaluate(&self, g: &Halma<B>, me: Player) -> Score {
+        match self {
+            HalmaEval::Racer => Racer::DEFAULT.evaluate(g, me),
+            HalmaEval::Manhattan => Manhattan.evaluate(g, me),
+            HalmaEval::Seed(weights) => weights.evaluate(g, me),
         }
     }
 }
@@ -125,13 +80,9 @@ where
 
     fn evaluator(name: Option<&str>) -> Result<HalmaEval, String> {
         match name {
-            None => Ok(HalmaEval::Racer { perspective: None }),
+            None => Ok(HalmaEval::Racer),
             Some(n) => HalmaEval::parse(n),
         }
-    }
-
-    fn player_evaluator(eval: &HalmaEval, player: Player) -> HalmaEval {
-        eval.for_player(player)
     }
 
     fn evaluator_names() -> &'static [&'static str] {
@@ -288,7 +239,7 @@ fn play_game<B: HalmaBoard>(
     let mut nodes = [0u64; 2];
     while !g.outcome().is_over() {
         let side = g.side_to_move();
-        let eval = evals[side.index()].for_player(side);
+        let eval = evals[side.index()];
         let r = if use_minimax {
             minimax(&g, depth, &eval)
         } else {
@@ -570,17 +521,11 @@ mod tests {
 
     #[test]
     fn evaluation_names_parse() {
-        assert_eq!(
-            HalmaEval::parse("racer").unwrap(),
-            HalmaEval::Racer { perspective: None }
-        );
+        assert_eq!(HalmaEval::parse("racer").unwrap(), HalmaEval::Racer);
         assert_eq!(HalmaEval::parse("Manhattan").unwrap(), HalmaEval::Manhattan);
         assert!(matches!(
             HalmaEval::parse("s7").unwrap(),
-            HalmaEval::Seed {
-                perspective: None,
-                ..
-            }
+            HalmaEval::Seed(_)
         ));
         assert!(HalmaEval::parse("1,1.1,0,1").is_ok());
         let e = HalmaEval::parse("s9").unwrap_err();

@@ -52,10 +52,10 @@ pub enum KalahEvalChoice {
 }
 
 impl Evaluator<Kalah> for KalahEvalChoice {
-    fn evaluate(&self, g: &Kalah) -> Score {
+    fn evaluate(&self, g: &Kalah, me: Player) -> Score {
         match self {
-            KalahEvalChoice::Ply => KalahEval.evaluate(g),
-            KalahEvalChoice::Store => StoreDifference.evaluate(g),
+            KalahEvalChoice::Ply => KalahEval.evaluate(g, me),
+            KalahEvalChoice::Store => StoreDifference.evaluate(g, me),
         }
     }
 

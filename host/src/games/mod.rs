@@ -36,14 +36,6 @@ pub trait HostGame: Game<Move: Send + Sync> + Send + Sync + 'static {
     /// The evaluation called `name`, or the game's default for `None`.
     fn evaluator(name: Option<&str>) -> Result<Self::Eval, String>;
 
-    /// The evaluation `eval` as used by `player`. Evaluations that value positions
-    /// for the player using them (seed 003's Halma strategies) need to know who that
-    /// is; the default returns `eval` unchanged.
-    fn player_evaluator(eval: &Self::Eval, player: Player) -> Self::Eval {
-        let _ = player;
-        eval.clone()
-    }
-
     /// The names [`HostGame::evaluator`] accepts, for help and error messages.
     fn evaluator_names() -> &'static [&'static str];
 

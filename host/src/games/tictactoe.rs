@@ -8,8 +8,9 @@ use ply_core::{Game, Player};
 
 use crate::games::{HostGame, SolveOutput};
 
-/// Tic-tac-toe evaluations: `lines` (open lines for me minus open lines for the
-/// opponent) and `zero` (no knowledge: the search alone decides).
+/// Tic-tac-toe evaluations: `lines` (open lines for the searching player minus open
+/// lines for the opponent; antisymmetric) and `zero` (no knowledge: the search alone
+/// decides).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TicTacToeEval {
     /// Open lines difference.
@@ -19,12 +20,12 @@ pub enum TicTacToeEval {
 }
 
 impl Evaluator<TicTacToe> for TicTacToeEval {
-    fn evaluate(&self, g: &TicTacToe) -> Score {
+    fn evaluate(&self, g: &TicTacToe, player: Player) -> Score {
         match self {
             TicTacToeEval::Zero => 0,
             TicTacToeEval::Lines => {
-                let me = g.marks(g.side_to_move());
-                let them = g.marks(g.side_to_move().opponent());
+                let me = g.marks(player);
+                let them = g.marks(player.opponent());
                 let open = |mine: u16, theirs: u16| {
                     LINES
                         .iter()

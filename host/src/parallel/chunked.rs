@@ -10,10 +10,11 @@
 
 use rayon::prelude::*;
 
-use ply_core::search::{Evaluator, Score, INFINITY};
+use ply_core::search::alphabeta::child_value;
+use ply_core::search::{leaf_value, Evaluator, Score, INFINITY};
 use ply_core::Game;
 
-use super::{alphabeta_child, leaf, pool, ParallelError, ParallelResult};
+use super::{pool, ParallelError, ParallelResult};
 
 /// Searches `game` to `depth` plies, root moves in chunks of about moves/`threads`.
 pub fn search<G, E>(
@@ -52,10 +53,11 @@ where
     G::Move: Send + Sync,
     E: Evaluator<G> + Sync,
 {
+    let me = game.side_to_move();
     let moves: Vec<G::Move> = game.legal_moves().to_vec();
     if depth == 0 || moves.is_empty() {
         return ParallelResult {
-            value: leaf(game, 0, eval),
+            value: leaf_value(eval, game, me, 0),
             best_move: None,
             nodes: 1,
         };
@@ -74,8 +76,17 @@ where
             .map(|&mv| {
                 let child = game.play_unchecked(mv);
                 let mut n = 0;
-                let v =
-                    alphabeta_child(game, &child, depth - 1, 1, window_alpha, beta, eval, &mut n);
+                let v = child_value(
+                    game,
+                    &child,
+                    depth - 1,
+                    1,
+                    window_alpha,
+                    beta,
+                    eval,
+                    me,
+                    &mut n,
+                );
                 (v, n)
             })
             .collect();

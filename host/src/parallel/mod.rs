@@ -1,39 +1,48 @@
-//! Multi-core search on the host: every strategy of the seeds and one beyond them.
+//! Search on the host: one entry point, [`run`], for every strategy on any number of
+//! threads, called by `ply search`, `play`, `tournament` and `bench` alike.
 //!
-//! All strategies are generic over [`Game`] and [`Evaluator`], run on an explicit
-//! rayon thread pool built for the call (`threads` may exceed the number of cores),
-//! and return, at a fixed depth, exactly the value of sequential alpha-beta
+//! All strategies are generic over [`Game`] and [`Evaluator`] and return, at a fixed
+//! depth, exactly the value of sequential alpha-beta
 //! ([`ply_core::search::alphabeta()`]) with one of the tied best moves:
 //!
+//! * [`Algo::Minimax`], [`Algo::AlphaBeta`]: the core's plain references;
+//! * [`Algo::Engine`]: the core engine ([`ply_core::search::Engine`], full strength:
+//!   quiescence, deeper table cutoffs) on one thread over a table in host memory, or
+//!   on N threads over one [`SharedTable`] (Lazy SMP, [`lazysmp`]); depth, time or
+//!   node budgets;
+//! * [`Algo::LazySmp`], [`Algo::Abdada`]: the same engine in its exact mode on N
+//!   threads over one shared table, ABDADA adding the deferral of moves another
+//!   thread is searching; any budget, and exactly alpha-beta's value at a fixed depth;
 //! * [`toplevel`]: every root move searched in parallel, each with sequential
 //!   alpha-beta below (seed 000, §4.1);
 //! * [`chunked`]: the root moves in chunks of about moves/threads, each chunk in
 //!   parallel, alpha raised between chunks (seed 000, §4.2);
 //! * [`ybwc`]: Young Brothers Wait — the eldest child first, its bound handed to the
 //!   younger siblings searched in parallel, sequential below a parallel depth
-//!   (seed 001), with work stealing at every split point through rayon;
-//! * [`lazysmp`]: Lazy SMP — every thread runs its own iterative-deepening
-//!   principal-variation search over one lock-free shared transposition table whose
-//!   entries are verified (key XOR data), so no torn entry is ever used; `abdada`
-//!   is the same with ABDADA's deferral of moves another thread is searching.
+//!   (seed 001), with work stealing at every split point through rayon.
 //!
 //! [`perft`] counts leaves in parallel.
 
 pub mod chunked;
 pub mod lazysmp;
 pub mod perft;
+pub mod table;
 pub mod toplevel;
 pub mod ybwc;
 
 use core::fmt;
 use core::str::FromStr;
 
-use ply_core::search::{alphabeta, minimax, Evaluator, Score};
+use ply_core::search::{
+    alphabeta, leaf_value, minimax, Engine, EngineConfig, Evaluator, Limits, Score, SearchReport,
+    SearchResult, TranspositionTable, TtEntry,
+};
 use ply_core::Game;
 
-pub use lazysmp::SharedTable;
+use crate::clock::WallClock;
+pub use table::SharedTable;
 
-/// What a parallel search returns.
+/// What a fixed-depth search returns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ParallelResult<M> {
     /// The value of the root for the side to move.
@@ -45,20 +54,22 @@ pub struct ParallelResult<M> {
     pub nodes: u64,
 }
 
-/// A search strategy, by its command-line name.
+/// A search strategy, by its command-line name: the one list every command uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Algo {
-    /// Sequential plain minimax (the reference; ignores `threads`).
+    /// Sequential plain minimax (the reference; one thread).
     Minimax,
-    /// Sequential alpha-beta (the baseline speedups are measured against).
+    /// Sequential alpha-beta in generation order (the baseline; one thread).
     AlphaBeta,
+    /// The core engine at full strength, on one thread or as Lazy SMP on several.
+    Engine,
     /// Top-level parallelism (seed 000 §4.1).
     TopLevel,
     /// Chunked parallelism with alpha updated between chunks (seed 000 §4.2).
     Chunked,
     /// Young Brothers Wait with a parallel-depth switch (seed 001).
     Ybwc,
-    /// Lazy SMP over a shared lock-free table, with iterative deepening.
+    /// Lazy SMP: the engine in exact mode on N threads over a shared table.
     LazySmp,
     /// Lazy SMP with ABDADA's deferral of moves another thread is searching.
     Abdada,
@@ -66,9 +77,10 @@ pub enum Algo {
 
 impl Algo {
     /// Every strategy, in the order the tables list them.
-    pub const ALL: [Algo; 7] = [
+    pub const ALL: [Algo; 8] = [
         Algo::Minimax,
         Algo::AlphaBeta,
+        Algo::Engine,
         Algo::TopLevel,
         Algo::Chunked,
         Algo::Ybwc,
@@ -81,6 +93,7 @@ impl Algo {
         match self {
             Algo::Minimax => "minimax",
             Algo::AlphaBeta => "alphabeta",
+            Algo::Engine => "engine",
             Algo::TopLevel => "toplevel",
             Algo::Chunked => "chunked",
             Algo::Ybwc => "ybwc",
@@ -89,9 +102,27 @@ impl Algo {
         }
     }
 
-    /// True for the strategies that use more than one thread.
+    /// True for the strategies that can use more than one thread.
     pub const fn is_parallel(self) -> bool {
         !matches!(self, Algo::Minimax | Algo::AlphaBeta)
+    }
+
+    /// True for the strategies that search one fixed depth (no time or node budget).
+    pub const fn fixed_depth_only(self) -> bool {
+        matches!(
+            self,
+            Algo::Minimax | Algo::AlphaBeta | Algo::TopLevel | Algo::Chunked | Algo::Ybwc
+        )
+    }
+
+    /// True for the strategies that use a transposition table.
+    pub const fn uses_table(self) -> bool {
+        matches!(self, Algo::Engine | Algo::LazySmp | Algo::Abdada)
+    }
+
+    /// The names, comma-separated, for messages.
+    pub fn names() -> String {
+        Algo::ALL.map(Algo::name).join(", ")
     }
 }
 
@@ -105,15 +136,19 @@ impl FromStr for Algo {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let s = match s {
+            "alpha-beta" => "alphabeta",
+            "id" => "engine",
+            other => other,
+        };
         Algo::ALL
             .iter()
             .copied()
             .find(|a| a.name() == s)
             .ok_or_else(|| {
-                let names: Vec<&str> = Algo::ALL.iter().map(|a| a.name()).collect();
                 format!(
                     "unknown search algorithm {s:?} (expected one of: {})",
-                    names.join(", ")
+                    Algo::names()
                 )
             })
     }
@@ -122,15 +157,16 @@ impl FromStr for Algo {
 /// Settings shared by the strategies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Options {
-    /// Worker threads in the pool built for the call (at least 1; may exceed the
-    /// number of cores).
+    /// Threads (at least 1; may exceed the number of cores).
     pub threads: usize,
     /// YBWC: nodes with at least this many plies left split their young brothers
     /// over the threads; below it the search is sequential. `None`: the default,
     /// [`ybwc::default_parallel_depth`].
     pub parallel_depth: Option<u32>,
-    /// Lazy SMP: slots of the shared transposition table (16 bytes each).
-    pub table_slots: usize,
+    /// Transposition-table size in MiB (the engine-based strategies).
+    pub hash_mb: usize,
+    /// An exact number of table slots instead of `hash_mb` (tests use tiny tables).
+    pub table_slots: Option<usize>,
 }
 
 impl Default for Options {
@@ -138,7 +174,8 @@ impl Default for Options {
         Options {
             threads: 1,
             parallel_depth: None,
-            table_slots: 1 << 20,
+            hash_mb: 16,
+            table_slots: None,
         }
     }
 }
@@ -153,40 +190,139 @@ impl Options {
     }
 }
 
-/// Why a parallel search could not run.
-#[derive(Debug)]
-pub enum ParallelError {
-    /// `threads` was 0.
-    NoThreads,
-    /// The operating system refused the thread pool.
-    Pool(rayon::ThreadPoolBuildError),
+/// The tables a searcher keeps from one search to the next (allocated on first use,
+/// and only by the strategies that use one).
+#[derive(Default)]
+pub struct Tables {
+    local: Option<TranspositionTable<Box<[TtEntry]>>>,
+    shared: Option<SharedTable>,
 }
 
-impl fmt::Display for ParallelError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ParallelError::NoThreads => f.write_str("--threads must be at least 1"),
-            ParallelError::Pool(e) => write!(f, "cannot start the thread pool: {e}"),
-        }
+impl Tables {
+    /// No tables yet.
+    pub fn new() -> Self {
+        Tables::default()
+    }
+
+    fn local(&mut self, options: &Options) -> &mut TranspositionTable<Box<[TtEntry]>> {
+        self.local.get_or_insert_with(|| {
+            let slots = options
+                .table_slots
+                .unwrap_or((options.hash_mb << 20) / std::mem::size_of::<TtEntry>());
+            TranspositionTable::new(vec![TtEntry::EMPTY; slots].into_boxed_slice())
+        })
+    }
+
+    fn shared(&mut self, options: &Options) -> &SharedTable {
+        self.shared
+            .get_or_insert_with(|| match options.table_slots {
+                Some(n) => SharedTable::new(n),
+                None => SharedTable::with_mb(options.hash_mb),
+            })
     }
 }
 
-impl std::error::Error for ParallelError {}
-
-/// Builds the explicit pool of `threads` workers a call runs on.
-pub fn pool(threads: usize) -> Result<rayon::ThreadPool, ParallelError> {
-    if threads == 0 {
+/// The one entry point: searches `game` with `algo` under `limits` (a fixed depth for
+/// the strategies that need one), valuing positions with `eval` for `game`'s side to
+/// move, on `options.threads` threads, with the tables in `tables`. `clock` started
+/// when the move's time did; `progress` follows the iterations of the engine-based
+/// strategies.
+#[allow(clippy::too_many_arguments)]
+pub fn run<G, E>(
+    algo: Algo,
+    game: &G,
+    limits: Limits,
+    eval: &E,
+    options: &Options,
+    tables: &mut Tables,
+    clock: WallClock,
+    progress: &mut dyn FnMut(&SearchReport<G::Move>),
+) -> Result<SearchReport<G::Move>, ParallelError>
+where
+    G: Game + Send + Sync,
+    G::Move: Send + Sync,
+    E: Evaluator<G> + Sync,
+{
+    if options.threads == 0 {
         return Err(ParallelError::NoThreads);
     }
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .thread_name(|i| format!("ply-search-{i}"))
-        .build()
-        .map_err(ParallelError::Pool)
+    if algo.fixed_depth_only() && (limits.time_ms.is_some() || limits.nodes.is_some()) {
+        return Err(ParallelError::NeedsDepth(algo));
+    }
+    if limits.depth == 0 {
+        // Depth 0: the position's own value, for every strategy alike.
+        return Ok(SearchReport {
+            best_move: None,
+            value: leaf_value(eval, game, game.side_to_move(), 0),
+            depth: 0,
+            nodes: 1,
+            pv: heapless::Vec::new(),
+            aborted: false,
+            elapsed_ms: 0,
+        });
+    }
+    let depth = limits.depth;
+    let fixed = |r: ParallelResult<G::Move>| {
+        let mut pv = heapless::Vec::new();
+        if let Some(m) = r.best_move {
+            let _ = pv.push(m);
+        }
+        SearchReport {
+            best_move: r.best_move,
+            value: r.value,
+            depth,
+            nodes: r.nodes,
+            pv,
+            aborted: false,
+            elapsed_ms: ply_core::search::Clock::elapsed_ms(&clock),
+        }
+    };
+    let from_result = |r: SearchResult<G::Move>| ParallelResult {
+        value: r.value,
+        best_move: r.best_move,
+        nodes: r.nodes,
+    };
+    let config = match algo {
+        Algo::Engine => EngineConfig::default(),
+        Algo::Abdada => EngineConfig {
+            abdada: true,
+            ..EngineConfig::exact()
+        },
+        _ => EngineConfig::exact(),
+    };
+    Ok(match algo {
+        Algo::Minimax => fixed(from_result(minimax(game, depth, eval))),
+        Algo::AlphaBeta => fixed(from_result(alphabeta(game, depth, eval))),
+        Algo::TopLevel => fixed(toplevel::search(game, depth, eval, options.threads)?),
+        Algo::Chunked => fixed(chunked::search(game, depth, eval, options.threads)?),
+        Algo::Ybwc => fixed(ybwc::search(
+            game,
+            depth,
+            eval,
+            options.threads,
+            options
+                .parallel_depth
+                .unwrap_or_else(|| ybwc::default_parallel_depth(depth)),
+        )?),
+        Algo::Engine if options.threads == 1 => {
+            let mut engine = Engine::with_table(tables.local(options), eval, clock, config);
+            engine.search_with_progress(game, limits, |r| progress(r))
+        }
+        Algo::Engine | Algo::LazySmp | Algo::Abdada => lazysmp::search(
+            game,
+            limits,
+            eval,
+            config,
+            options.threads,
+            tables.shared(options),
+            clock,
+            progress,
+        )?,
+    })
 }
 
-/// Searches `game` to `depth` plies with `algo` and returns the root value, a best
-/// move and the nodes visited.
+/// Searches `game` to `depth` plies with `algo` (fresh tables) and returns the root
+/// value, a best move and the nodes visited.
 pub fn search<G, E>(
     algo: Algo,
     game: &G,
@@ -199,72 +335,65 @@ where
     G::Move: Send + Sync,
     E: Evaluator<G> + Sync,
 {
-    Ok(match algo {
-        Algo::Minimax => {
-            let r = minimax(game, depth, eval);
-            ParallelResult {
-                value: r.value,
-                best_move: r.best_move,
-                nodes: r.nodes,
-            }
-        }
-        Algo::AlphaBeta => {
-            let r = alphabeta(game, depth, eval);
-            ParallelResult {
-                value: r.value,
-                best_move: r.best_move,
-                nodes: r.nodes,
-            }
-        }
-        Algo::TopLevel => toplevel::search(game, depth, eval, options.threads)?,
-        Algo::Chunked => chunked::search(game, depth, eval, options.threads)?,
-        Algo::Ybwc => ybwc::search(
-            game,
-            depth,
-            eval,
-            options.threads,
-            options
-                .parallel_depth
-                .unwrap_or_else(|| ybwc::default_parallel_depth(depth)),
-        )?,
-        Algo::LazySmp => lazysmp::search(game, depth, eval, options.threads, options.table_slots)?,
-        Algo::Abdada => {
-            lazysmp::search_abdada(game, depth, eval, options.threads, options.table_slots)?
-        }
+    let r = run(
+        algo,
+        game,
+        Limits::depth(depth),
+        eval,
+        options,
+        &mut Tables::new(),
+        WallClock::start(),
+        &mut |_| {},
+    )?;
+    Ok(ParallelResult {
+        value: r.value,
+        best_move: r.best_move,
+        nodes: r.nodes,
     })
 }
 
-/// The value of a position where search stops: the evaluation, or the game's result
-/// for a finished game (`ply` plies below the root, for win distances).
-#[inline]
-pub(crate) fn leaf<G: Game, E: Evaluator<G>>(game: &G, ply: u32, eval: &E) -> Score {
-    let outcome = game.outcome();
-    if outcome.is_over() {
-        eval.terminal(game, outcome, ply)
-    } else {
-        eval.evaluate(game)
+/// Why a parallel search could not run.
+#[derive(Debug)]
+pub enum ParallelError {
+    /// `threads` was 0.
+    NoThreads,
+    /// The operating system refused the thread pool.
+    Pool(rayon::ThreadPoolBuildError),
+    /// The operating system refused a thread.
+    Spawn(std::io::Error),
+    /// The strategy searches a fixed depth but was given a time or node budget.
+    NeedsDepth(Algo),
+}
+
+impl fmt::Display for ParallelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParallelError::NoThreads => f.write_str("--threads must be at least 1"),
+            ParallelError::Pool(e) => write!(f, "cannot start the thread pool: {e}"),
+            ParallelError::Spawn(e) => write!(f, "cannot start a search thread: {e}"),
+            ParallelError::NeedsDepth(a) => {
+                write!(f, "--algo {a} searches a fixed depth: give --depth")
+            }
+        }
     }
 }
 
-/// Searches `child` of `parent` with sequential alpha-beta
-/// ([`ply_core::search::alphabeta::search`]) in the parent's window and returns its
-/// value from the parent's side (a child with the same side to move, such as an
-/// extra turn, is not negated).
-#[allow(clippy::too_many_arguments)]
-#[inline]
-pub(crate) fn alphabeta_child<G: Game, E: Evaluator<G>>(
-    parent: &G,
-    child: &G,
-    depth: u32,
-    ply: u32,
-    alpha: Score,
-    beta: Score,
-    eval: &E,
-    nodes: &mut u64,
-) -> Score {
-    if parent.side_to_move() == child.side_to_move() {
-        alphabeta::search(child, depth, ply, alpha, beta, eval, nodes)
-    } else {
-        -alphabeta::search(child, depth, ply, -beta, -alpha, eval, nodes)
+impl std::error::Error for ParallelError {}
+
+/// The number of cores this machine offers the process (at least 1): the default
+/// thread count of `play` and `tournament`.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Builds the explicit pool of `threads` workers a call runs on.
+pub fn pool(threads: usize) -> Result<rayon::ThreadPool, ParallelError> {
+    if threads == 0 {
+        return Err(ParallelError::NoThreads);
     }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("ply-search-{i}"))
+        .build()
+        .map_err(ParallelError::Pool)
 }

@@ -8,10 +8,11 @@
 
 use rayon::prelude::*;
 
-use ply_core::search::{Evaluator, INFINITY};
+use ply_core::search::alphabeta::child_value;
+use ply_core::search::{leaf_value, Evaluator, INFINITY};
 use ply_core::Game;
 
-use super::{alphabeta_child, leaf, pool, ParallelError, ParallelResult};
+use super::{pool, ParallelError, ParallelResult};
 
 /// Searches `game` to `depth` plies, the root moves spread over `threads` threads.
 pub fn search<G, E>(
@@ -26,10 +27,11 @@ where
     E: Evaluator<G> + Sync,
 {
     let pool = pool(threads)?;
+    let me = game.side_to_move();
     let moves: Vec<G::Move> = game.legal_moves().to_vec();
     if depth == 0 || moves.is_empty() {
         return Ok(ParallelResult {
-            value: leaf(game, 0, eval),
+            value: leaf_value(eval, game, me, 0),
             best_move: None,
             nodes: 1,
         });
@@ -41,7 +43,7 @@ where
             .map(|&mv| {
                 let child = game.play_unchecked(mv);
                 let mut nodes = 0;
-                let v = alphabeta_child(
+                let v = child_value(
                     game,
                     &child,
                     depth - 1,
@@ -49,6 +51,7 @@ where
                     -INFINITY,
                     INFINITY,
                     eval,
+                    me,
                     &mut nodes,
                 );
                 (v, nodes)

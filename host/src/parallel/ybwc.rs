@@ -21,10 +21,10 @@
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use ply_core::search::{Evaluator, Score, INFINITY};
-use ply_core::Game;
+use ply_core::search::{leaf_value, Evaluator, Score, INFINITY};
+use ply_core::{Game, Player};
 
-use super::{leaf, pool, ParallelError, ParallelResult};
+use super::{pool, ParallelError, ParallelResult};
 
 /// The default switch from parallel to sequential: split at the nodes with at least
 /// `depth - 3` plies left (at least 2), so that every parallel job carries a
@@ -50,12 +50,13 @@ where
     let pool = pool(threads)?;
     let ctx = Ctx {
         eval,
+        me: game.side_to_move(),
         parallel_depth: parallel_depth.max(1),
     };
     let moves: Vec<G::Move> = game.legal_moves().to_vec();
     if depth == 0 || moves.is_empty() {
         return Ok(ParallelResult {
-            value: leaf(game, 0, eval),
+            value: leaf_value(eval, game, ctx.me, 0),
             best_move: None,
             nodes: 1,
         });
@@ -97,6 +98,8 @@ fn stopped(mut chain: Option<&Split<'_>>) -> bool {
 
 struct Ctx<'e, E> {
     eval: &'e E,
+    /// The root's side to move: the evaluation's perspective.
+    me: Player,
     parallel_depth: u32,
 }
 
@@ -145,7 +148,7 @@ impl<E> Ctx<'_, E> {
         }
         let moves: Vec<G::Move> = game.legal_moves().to_vec();
         if moves.is_empty() {
-            return (leaf(game, ply, self.eval), 1);
+            return (leaf_value(self.eval, game, self.me, ply), 1);
         }
         let r = self.split_node(game, &moves, depth, ply, alpha, beta, chain);
         (r.value, r.nodes)
@@ -301,11 +304,11 @@ impl<E> Ctx<'_, E> {
             return 0;
         }
         if depth == 0 {
-            return leaf(game, ply, self.eval);
+            return leaf_value(self.eval, game, self.me, ply);
         }
         let moves = game.legal_moves();
         if moves.is_empty() {
-            return leaf(game, ply, self.eval);
+            return leaf_value(self.eval, game, self.me, ply);
         }
         let mut best = -INFINITY;
         for &mv in moves.iter() {

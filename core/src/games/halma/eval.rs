@@ -12,7 +12,7 @@ use core::fmt;
 
 use super::{manhattan, Halma, HalmaBoard};
 use crate::error::ParseError;
-use crate::game::{Game, Player};
+use crate::game::Player;
 use crate::search::{Evaluator, Score};
 
 /// Σ over `player`'s pieces of the Manhattan distance to `corner`.
@@ -24,15 +24,14 @@ fn distance_sum<B: HalmaBoard>(pieces: B, corner: usize) -> i32 {
 }
 
 /// Seed 000's evaluation: the opponent's total Manhattan distance to its goal corner
-/// minus the side to move's (seed 000 scores White; this is the same number from the
-/// side to move's point of view).
+/// minus the searching player's (seed 000 scores White; this is the same number from
+/// the searching player's point of view). Antisymmetric.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Manhattan;
 
 impl<B: HalmaBoard> Evaluator<Halma<B>> for Manhattan {
-    fn evaluate(&self, g: &Halma<B>) -> Score {
-        let me = g.side_to_move();
+    fn evaluate(&self, g: &Halma<B>, me: Player) -> Score {
         let op = me.opponent();
         distance_sum(g.pieces(op), Halma::<B>::goal_corner(op))
             - distance_sum(g.pieces(me), Halma::<B>::goal_corner(me))
@@ -203,26 +202,13 @@ fn parse_tenths(s: &str, offset: usize) -> Result<i32, ParseError> {
     Ok(if neg { -v } else { v })
 }
 
-/// A seed-003 strategy played by one player: positions are valued for `perspective`
-/// (the player using the strategy, as in the seed, whose minimax always maximises
-/// its own player's heuristic) and negated when the other player is to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct Strategy {
-    /// The multipliers.
-    pub weights: Weights,
-    /// The player whose heuristic is computed.
-    pub perspective: Player,
-}
-
-impl<B: HalmaBoard> Evaluator<Halma<B>> for Strategy {
-    fn evaluate(&self, g: &Halma<B>) -> Score {
-        let v = self.weights.value(g, self.perspective);
-        if g.side_to_move() == self.perspective {
-            v
-        } else {
-            -v
-        }
+/// A seed-003 strategy as an evaluation: positions are valued for the searching
+/// player, as in the seed, whose minimax always maximises its own player's heuristic.
+/// Not antisymmetric (the opponent's own progress is not counted); the search
+/// supplies the player, so every entry point values the same positions alike.
+impl<B: HalmaBoard> Evaluator<Halma<B>> for Weights {
+    fn evaluate(&self, g: &Halma<B>, me: Player) -> Score {
+        self.value(g, me)
     }
 }
 
@@ -342,8 +328,7 @@ impl Racer {
 impl Racer {
     /// The value of `g` for `me`: `opponent` × the opponent's distance still to go
     /// minus `me`'s cost. Not antisymmetric (the opponent's cost is not counted), so
-    /// like seed 003's strategies it is meant for the player using it: see
-    /// [`RacerFor`].
+    /// like seed 003's strategies it values positions for the searching player.
     pub fn value_for<B: HalmaBoard>(&self, g: &Halma<B>, me: Player) -> i32 {
         let op = me.opponent();
         let op_outside = g.pieces(op) & !Halma::<B>::target(op);
@@ -351,39 +336,17 @@ impl Racer {
     }
 }
 
-/// [`Racer`] values every position for the side to move there (correct for a player
-/// at even depths, where horizon positions have the searching player to move).
+/// [`Racer`] values every position for the searching player, at any depth.
 impl<B: HalmaBoard> Evaluator<Halma<B>> for Racer {
-    fn evaluate(&self, g: &Halma<B>) -> Score {
-        self.value_for(g, g.side_to_move())
-    }
-}
-
-/// [`Racer`] played by one player: positions are valued for `perspective` and
-/// negated when the other player is to move, at any depth.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct RacerFor {
-    /// The weights.
-    pub racer: Racer,
-    /// The player using it.
-    pub perspective: Player,
-}
-
-impl<B: HalmaBoard> Evaluator<Halma<B>> for RacerFor {
-    fn evaluate(&self, g: &Halma<B>) -> Score {
-        let v = self.racer.value_for(g, self.perspective);
-        if g.side_to_move() == self.perspective {
-            v
-        } else {
-            -v
-        }
+    fn evaluate(&self, g: &Halma<B>, me: Player) -> Score {
+        self.value_for(g, me)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Game;
     use crate::games::halma::{Halma16, Halma8, HalmaRules};
 
     #[test]
@@ -474,27 +437,36 @@ mod tests {
     }
 
     #[test]
-    fn strategy_is_from_its_players_view() {
+    fn strategy_is_from_the_searching_players_view() {
+        use crate::search::leaf_value;
         let g = Halma16::default();
         let mv = g.legal_moves()[0];
         let after = g.play_unchecked(mv);
-        let s = Strategy {
-            weights: Weights([10, 0, 0, 0]),
-            perspective: Player::First,
-        };
-        let v = s.weights.value(&after, Player::First);
-        assert_eq!(s.evaluate(&after), -v);
-        assert_eq!(s.evaluate(&g), s.weights.value(&g, Player::First));
+        let s = Weights([10, 0, 0, 0]);
+        let v = s.value(&after, Player::First);
+        assert_eq!(s.evaluate(&after, Player::First), v);
+        // At a leaf with the opponent to move, search sees the negation.
+        assert_eq!(leaf_value(&s, &after, Player::First, 1), -v);
+        assert_eq!(
+            leaf_value(&s, &g, Player::First, 0),
+            s.value(&g, Player::First)
+        );
+        // The two players' views are not each other's negation.
+        assert_ne!(
+            s.evaluate(&after, Player::Second),
+            -s.evaluate(&after, Player::First)
+        );
     }
 
     #[test]
     fn manhattan_is_zero_at_the_symmetric_start_and_rewards_progress() {
         let g = Halma8::default();
-        assert_eq!(Manhattan.evaluate(&g), 0);
-        // After x steps forward, o to move: o is behind.
+        assert_eq!(Manhattan.evaluate(&g, Player::First), 0);
+        // After x steps forward, o is behind.
         let mv = g.parse_move("d1-e2").unwrap();
         let after = g.play(mv).unwrap();
-        assert_eq!(Manhattan.evaluate(&after), -2);
+        assert_eq!(Manhattan.evaluate(&after, Player::Second), -2);
+        assert_eq!(Manhattan.evaluate(&after, Player::First), 2);
     }
 
     #[test]
@@ -516,7 +488,10 @@ mod tests {
             g.pieces(Player::Second),
             Halma16::goal_corner(Player::Second),
         );
-        assert_eq!(r.evaluate(&g), 4 * o_to_go - r.cost(&g, Player::First));
+        assert_eq!(
+            r.evaluate(&g, Player::First),
+            4 * o_to_go - r.cost(&g, Player::First)
+        );
         let after = g.play(g.parse_move("e1-f2").unwrap()).unwrap();
         assert!(r.cost(&after, Player::First) < r.cost(&g, Player::First));
     }

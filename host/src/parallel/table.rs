@@ -1,0 +1,325 @@
+//! The transposition table that the engines of a parallel search share: lock-free,
+//! with verified entries, behind the core's [`Table`] trait (implemented for
+//! `&SharedTable`, so every engine holds a reference).
+//!
+//! Each slot is two atomic words, `key ^ data` and `data`, written and read without
+//! locks (Hyatt's lockless hashing): a slot torn by two threads writing at once fails
+//! the check `check ^ data == key` and is ignored, so no engine ever uses a value
+//! stored for another position. Beside the slots, a small table of the positions
+//! being searched right now serves ABDADA's deferral.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use ply_core::search::tt::{from_tt, to_tt, MOVE_INDEX_LIMIT};
+use ply_core::search::{Bound, Hit, Score, Table};
+
+/// One slot: `check` is `key ^ data`, so a torn slot is detected.
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+/// Bytes per slot.
+pub const SLOT_BYTES: usize = std::mem::size_of::<[AtomicU64; 2]>();
+
+/// Slots of the ABDADA table of positions being searched.
+const BUSY_SLOTS: usize = 1 << 15;
+
+/// A transposition table shared by threads without locks. Moves are stored as their
+/// index in the generation order.
+pub struct SharedTable {
+    slots: Box<[Slot]>,
+    busy: BusyTable,
+}
+
+impl SharedTable {
+    /// A table of `slots` empty slots (0 gives a table that stores nothing),
+    /// cleared by the threads of the current rayon pool together.
+    pub fn new(slots: usize) -> Self {
+        use rayon::prelude::*;
+        SharedTable {
+            slots: (0..slots)
+                .into_par_iter()
+                .with_min_len(1 << 14)
+                .map(|_| Slot::default())
+                .collect::<Vec<_>>()
+                .into_boxed_slice(),
+            busy: BusyTable::new(BUSY_SLOTS),
+        }
+    }
+
+    /// A table of `mb` MiB.
+    pub fn with_mb(mb: usize) -> Self {
+        SharedTable::new((mb << 20) / SLOT_BYTES)
+    }
+
+    /// Number of slots.
+    pub fn capacity(&self) -> usize {
+        self.slots.len()
+    }
+
+    #[inline]
+    fn index(&self, key: u64) -> usize {
+        ((u128::from(key) * self.slots.len() as u128) >> 64) as usize
+    }
+
+    /// The verified entry for `key`, its score made relative to a node `ply` plies
+    /// from the root; `None` if the slot is empty, holds another position or was
+    /// torn by a concurrent write.
+    #[inline]
+    pub fn probe(&self, key: u64, ply: u32) -> Option<Hit> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let slot = &self.slots[self.index(key)];
+        let data = slot.data.load(Ordering::Relaxed);
+        let check = slot.check.load(Ordering::Relaxed);
+        if check ^ data != key {
+            return None;
+        }
+        let bound = Bound::from_bits((data >> 40) as u8);
+        if bound == Bound::Empty {
+            return None;
+        }
+        let mv = ((data >> 42) & 0x3fff) as usize;
+        Some(Hit {
+            value: from_tt(data as u32 as i32, ply),
+            depth: (data >> 32) as u8,
+            bound,
+            move_index: mv.checked_sub(1),
+        })
+    }
+
+    /// Stores a result for `key` at a node `ply` plies from the root. A slot holding
+    /// the same position searched deeper is kept; anything else is replaced.
+    #[inline]
+    pub fn store(
+        &self,
+        key: u64,
+        ply: u32,
+        depth: u32,
+        value: Score,
+        bound: Bound,
+        move_index: Option<usize>,
+    ) {
+        if self.slots.is_empty() || bound == Bound::Empty {
+            return;
+        }
+        let slot = &self.slots[self.index(key)];
+        let depth = depth.min(u32::from(u8::MAX));
+        let old = slot.data.load(Ordering::Relaxed);
+        let old_key = slot.check.load(Ordering::Relaxed) ^ old;
+        let same = old_key == key && (old >> 40) & 3 != 0;
+        if same && u32::from((old >> 32) as u8) > depth {
+            return;
+        }
+        let mv = match move_index {
+            Some(i) if i < MOVE_INDEX_LIMIT => (i + 1) as u64,
+            // Keep a known best move when re-storing the same position without one.
+            _ if same => (old >> 42) & 0x3fff,
+            _ => 0,
+        };
+        let data = u64::from(to_tt(value, ply) as u32)
+            | u64::from(depth) << 32
+            | u64::from(bound.bits()) << 40
+            | mv << 42;
+        slot.check.store(key ^ data, Ordering::Relaxed);
+        slot.data.store(data, Ordering::Relaxed);
+    }
+
+    /// The ABDADA table of positions being searched.
+    pub fn busy(&self) -> &BusyTable {
+        &self.busy
+    }
+
+    #[cfg(test)]
+    fn write_raw(&self, index: usize, check: u64, data: u64) {
+        self.slots[index].check.store(check, Ordering::Relaxed);
+        self.slots[index].data.store(data, Ordering::Relaxed);
+    }
+}
+
+impl Table for &SharedTable {
+    #[inline]
+    fn probe(&self, key: u64, ply: u32) -> Option<Hit> {
+        SharedTable::probe(self, key, ply)
+    }
+    #[inline]
+    fn store(
+        &mut self,
+        key: u64,
+        ply: u32,
+        depth: u32,
+        value: Score,
+        bound: Bound,
+        move_index: Option<usize>,
+    ) {
+        SharedTable::store(self, key, ply, depth, value, bound, move_index)
+    }
+    #[inline]
+    fn is_busy(&self, key: u64) -> bool {
+        self.busy.is_busy(key)
+    }
+    #[inline]
+    fn enter(&mut self, key: u64) {
+        self.busy.enter(key)
+    }
+    #[inline]
+    fn leave(&mut self, key: u64) {
+        self.busy.leave(key)
+    }
+}
+
+/// Positions some thread is searching right now (simplified ABDADA): one key per
+/// slot, set on entry and cleared on exit. A collision only changes move order.
+pub struct BusyTable {
+    slots: Box<[AtomicU64]>,
+}
+
+impl BusyTable {
+    /// An empty table of `slots` slots (at least one).
+    pub fn new(slots: usize) -> Self {
+        BusyTable {
+            slots: (0..slots.max(1)).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    #[inline]
+    fn slot(&self, key: u64) -> &AtomicU64 {
+        &self.slots[(ply_core::zobrist::mix64(key) % self.slots.len() as u64) as usize]
+    }
+
+    /// True if a thread has entered `key` and not left it.
+    #[inline]
+    pub fn is_busy(&self, key: u64) -> bool {
+        self.slot(key).load(Ordering::Relaxed) == key
+    }
+
+    /// Marks `key` as being searched.
+    #[inline]
+    pub fn enter(&self, key: u64) {
+        self.slot(key).store(key, Ordering::Relaxed);
+    }
+
+    /// Clears the mark of `key` (unless another key took the slot since).
+    #[inline]
+    pub fn leave(&self, key: u64) {
+        let _ = self
+            .slot(key)
+            .compare_exchange(key, 0, Ordering::Relaxed, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ply_core::search::WIN;
+
+    #[test]
+    fn store_and_probe_round_trip() {
+        let t = SharedTable::new(64);
+        t.store(0xdead_beef, 3, 7, -1234, Bound::Lower, Some(300));
+        let e = t.probe(0xdead_beef, 3).unwrap();
+        assert_eq!(
+            e,
+            Hit {
+                value: -1234,
+                depth: 7,
+                bound: Bound::Lower,
+                move_index: Some(300)
+            }
+        );
+        assert!(t.probe(0xdead_bef0, 3).is_none());
+        // A win stored two plies deep is a win two plies sooner one ply higher.
+        t.store(42, 2, 1, WIN - 5, Bound::Exact, None);
+        assert_eq!(t.probe(42, 1).unwrap().value, WIN - 4);
+        assert_eq!(t.probe(42, 1).unwrap().move_index, None);
+    }
+
+    #[test]
+    fn deeper_entry_of_same_position_is_kept() {
+        let t = SharedTable::new(1);
+        t.store(9, 0, 6, 10, Bound::Exact, None);
+        t.store(9, 0, 4, 20, Bound::Exact, None);
+        assert_eq!(t.probe(9, 0).unwrap().value, 10);
+        t.store(10, 0, 1, 30, Bound::Upper, None);
+        assert_eq!(t.probe(10, 0).unwrap().value, 30);
+        assert!(t.probe(9, 0).is_none());
+    }
+
+    #[test]
+    fn torn_slot_is_rejected() {
+        let t = SharedTable::new(1);
+        t.store(77, 0, 5, 11, Bound::Exact, Some(2));
+        let good = t.slots[0].data.load(Ordering::Relaxed);
+        // The data word of another write paired with this key's check word.
+        let other = good ^ (1 << 3);
+        t.write_raw(0, 77 ^ good, other);
+        assert!(t.probe(77, 0).is_none());
+        t.write_raw(0, 77 ^ good, good);
+        assert_eq!(t.probe(77, 0).unwrap().value, 11);
+    }
+
+    #[test]
+    fn busy_table_marks_and_clears() {
+        let b = BusyTable::new(1);
+        assert!(!b.is_busy(5));
+        b.enter(5);
+        assert!(b.is_busy(5));
+        // Another position takes the only slot; leaving 5 must not clear it.
+        b.enter(6);
+        b.leave(5);
+        assert!(b.is_busy(6) && !b.is_busy(5));
+        b.leave(6);
+        assert!(!b.is_busy(6));
+    }
+
+    #[test]
+    fn empty_table_stores_nothing() {
+        let t = SharedTable::new(0);
+        t.store(1, 0, 1, 1, Bound::Exact, None);
+        assert!(t.probe(1, 0).is_none());
+    }
+
+    #[test]
+    fn concurrent_writers_never_yield_a_foreign_entry() {
+        // Eight threads hammer four slots with entries whose value is derived from
+        // their key; every verified read must carry its own key's value.
+        let t = SharedTable::new(4);
+        let bad = AtomicU64::new(0);
+        std::thread::scope(|s| {
+            for th in 0..8u64 {
+                let (t, bad) = (&t, &bad);
+                s.spawn(move || {
+                    let mut x = th.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+                    for _ in 0..200_000 {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        let key = x % 64 + 1;
+                        let value = (key * 1000) as Score;
+                        t.store(
+                            key,
+                            0,
+                            (key % 7) as u32,
+                            value,
+                            Bound::Exact,
+                            Some(key as usize),
+                        );
+                        let probe_key = (x >> 20) % 64 + 1;
+                        if let Some(e) = t.probe(probe_key, 0) {
+                            if e.value != (probe_key * 1000) as Score
+                                || e.move_index != Some(probe_key as usize)
+                                || u64::from(e.depth) != probe_key % 7
+                            {
+                                bad.fetch_add(1, Ordering::Relaxed);
+                            }
+                        }
+                    }
+                });
+            }
+        });
+        assert_eq!(bad.into_inner(), 0);
+    }
+}
