@@ -8,7 +8,7 @@ use ply_core::search::{
     TtEntry,
 };
 use ply_core::solve::Solver;
-use ply_core::{Game, Outcome};
+use ply_core::{Game, Outcome, Player};
 
 /// Positions reached by short pseudo-random playouts from the start.
 fn positions<G: Game>(start: G, count: usize, max_plies: usize, seed: u64) -> Vec<G> {
@@ -253,4 +253,54 @@ fn hard_time_limit_aborts_inside_an_iteration_and_keeps_the_last_result() {
     assert!(r.aborted);
     assert!(r.depth >= 1 && r.depth < 9, "depth {}", r.depth);
     assert!(start.legal_moves().contains(&r.best_move.unwrap()));
+}
+
+/// A reference written in max/min form, every value seen by `me` (the root's side to
+/// move): maximise where `me` moves, minimise elsewhere, and ask the evaluation for
+/// `me`'s view at every leaf. Independent of negamax's sign flips.
+fn maxmin<G: Game, E: Evaluator<G>>(g: &G, depth: u32, ply: u32, eval: &E, me: Player) -> i32 {
+    let moves = g.legal_moves();
+    if g.outcome().is_over() || moves.is_empty() {
+        let t = eval.terminal(g, g.outcome(), ply);
+        return if g.side_to_move() == me { t } else { -t };
+    }
+    if depth == 0 {
+        return eval.evaluate(g, me);
+    }
+    let values = moves
+        .iter()
+        .map(|&m| maxmin(&g.play_unchecked(m), depth - 1, ply + 1, eval, me));
+    if g.side_to_move() == me {
+        values.max().unwrap()
+    } else {
+        values.min().unwrap()
+    }
+}
+
+/// The perspective is the search's, never the caller's: under evaluations whose two
+/// players' views are unrelated (so a search that asked for the wrong player's view
+/// anywhere would return another number), minimax, alpha-beta and the engine equal the
+/// max/min reference at odd and even depths, in a game with extra turns too.
+#[test]
+fn every_search_values_positions_for_the_root_player() {
+    use ply_core::games::kalah::Kalah;
+    fn check<G: Game>(positions: &[G], depths: std::ops::RangeInclusive<u32>) {
+        let mut slots = vec![TtEntry::EMPTY; 1 << 12];
+        for seed in 0..3 {
+            let eval = RandomEval { seed };
+            for depth in depths.clone() {
+                for p in positions {
+                    let expected = maxmin(p, depth, 0, &eval, p.side_to_move());
+                    assert_eq!(minimax(p, depth, &eval).value, expected, "minimax {p}");
+                    assert_eq!(alphabeta(p, depth, &eval).value, expected, "alphabeta {p}");
+                    let mut engine = Engine::new(&mut slots, eval, NoClock, EngineConfig::exact());
+                    let r = engine.search(p, Limits::depth(depth));
+                    assert_eq!(r.value, expected, "engine at depth {depth} on {p}");
+                }
+            }
+        }
+    }
+    check(&positions(TicTacToe::new(), 30, 5, 41), 1..=4);
+    let kalah = Kalah::start(Kalah::parse_rules("4x3").unwrap());
+    check(&positions(kalah, 20, 8, 43), 1..=5);
 }

@@ -30,6 +30,10 @@ impl Clock for WallClock {
     fn elapsed_ms(&self) -> u64 {
         self.0.elapsed().as_millis() as u64
     }
+    #[inline]
+    fn elapsed_us(&self) -> u64 {
+        self.0.elapsed().as_micros() as u64
+    }
 }
 
 /// A wall clock with a stop flag that several threads share: the clock of each engine
@@ -46,6 +50,10 @@ impl Clock for StopClock<'_> {
     #[inline]
     fn elapsed_ms(&self) -> u64 {
         self.clock.elapsed_ms()
+    }
+    #[inline]
+    fn elapsed_us(&self) -> u64 {
+        self.clock.elapsed_us()
     }
     #[inline]
     fn stop_requested(&self) -> bool {

@@ -7,6 +7,14 @@ pub trait Clock {
     /// Milliseconds elapsed since the clock was started.
     fn elapsed_ms(&self) -> u64;
 
+    /// Microseconds elapsed since the clock was started: what the engine reads to
+    /// pace its checks. The default is the milliseconds' worth; a clock with a finer
+    /// timer says more, and the engine then keeps closer to its limit.
+    #[inline]
+    fn elapsed_us(&self) -> u64 {
+        self.elapsed_ms().saturating_mul(1000)
+    }
+
     /// True once the search should stop at the next check, whatever its budget: the
     /// host sets it when another thread of a parallel search has finished, or when
     /// the user interrupts. The default: never.
@@ -20,6 +28,10 @@ impl<C: Clock + ?Sized> Clock for &C {
     #[inline]
     fn elapsed_ms(&self) -> u64 {
         (**self).elapsed_ms()
+    }
+    #[inline]
+    fn elapsed_us(&self) -> u64 {
+        (**self).elapsed_us()
     }
     #[inline]
     fn stop_requested(&self) -> bool {

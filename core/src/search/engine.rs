@@ -7,9 +7,10 @@
 //!   nodes and time; an iteration is not started once half the time is gone, since
 //!   it would not finish;
 //! * the time limit is hard: the clock is read every few nodes, the interval adapting
-//!   so that about a millisecond passes between two readings at any node rate (every
-//!   node when nodes are slow), and the clock can also ask the search to stop (another
-//!   thread finished, the user pressed Ctrl-C);
+//!   so that at most about a millisecond passes between two readings at any node rate
+//!   (every node when nodes are slow): a search returns at most 2 ms, or two nodes'
+//!   time when a node takes longer, after its limit. The clock can also ask the search
+//!   to stop (another thread finished, the user pressed Ctrl-C);
 //! * a transposition table behind the [`Table`] trait — the caller-memory
 //!   [`TranspositionTable`] or the host's lock-free shared one: hash move, bound
 //!   cutoffs;
@@ -56,6 +57,9 @@ const MAX_DEFERRED: usize = 64;
 
 /// The clock is read at least every this many nodes.
 const MAX_CHECK_INTERVAL: u64 = 1024;
+
+/// The engine aims to read the clock about this often (microseconds).
+const CHECK_GAP_US: u64 = 1000;
 
 /// Folded into every table key when the root player is the second player: a value
 /// depends on whose evaluation made it, so two searches for different players never
@@ -165,7 +169,7 @@ pub struct Engine<G: Game, E, C, T> {
     key_salt: u64,
     next_check: u64,
     check_interval: u64,
-    last_check_ms: u64,
+    last_check_us: u64,
 }
 
 impl<'t, G: Game, E: Evaluator<G>, C: Clock>
@@ -196,7 +200,7 @@ impl<G: Game, E: Evaluator<G>, C: Clock, T: Table> Engine<G, E, C, T> {
             key_salt: 0,
             next_check: 0,
             check_interval: 1,
-            last_check_ms: 0,
+            last_check_us: 0,
         }
     }
 
@@ -243,7 +247,7 @@ impl<G: Game, E: Evaluator<G>, C: Clock, T: Table> Engine<G, E, C, T> {
         };
         self.next_check = 0;
         self.check_interval = 1;
-        self.last_check_ms = self.clock.elapsed_ms();
+        self.last_check_us = self.clock.elapsed_us();
         self.killers = [[None; 2]; MAX_PLY];
         for side in self.history.iter_mut() {
             for h in side.iter_mut() {
@@ -399,9 +403,10 @@ impl<G: Game, E: Evaluator<G>, C: Clock, T: Table> Engine<G, E, C, T> {
     }
 
     /// True once the search must stop. The clock is read when the node count reaches
-    /// the next check; the interval doubles while less than a millisecond passes
-    /// between readings and shrinks when more does, so the time between two readings
-    /// stays near a millisecond whatever a node costs.
+    /// the next check; the interval doubles while less than half of [`CHECK_GAP_US`]
+    /// passes between readings and shrinks in proportion when more than it does, so
+    /// the time between two readings stays under about a millisecond whatever a node
+    /// costs.
     #[inline]
     fn out_of_budget(&mut self) -> bool {
         if self.nodes >= self.next_check && !self.aborted {
@@ -423,17 +428,17 @@ impl<G: Game, E: Evaluator<G>, C: Clock, T: Table> Engine<G, E, C, T> {
             return;
         }
         if let Some(t) = self.limits.time_ms {
-            let now = self.clock.elapsed_ms();
-            if now >= t {
+            let now = self.clock.elapsed_us();
+            if now >= t.saturating_mul(1000) {
                 self.aborted = true;
                 return;
             }
-            let dt = now.saturating_sub(self.last_check_ms);
-            self.last_check_ms = now;
-            if dt == 0 {
+            let gap = now.saturating_sub(self.last_check_us);
+            self.last_check_us = now;
+            if gap * 2 < CHECK_GAP_US {
                 self.check_interval = (self.check_interval * 2).min(MAX_CHECK_INTERVAL);
-            } else if dt > 1 {
-                self.check_interval = (self.check_interval / dt).max(1);
+            } else if gap > CHECK_GAP_US {
+                self.check_interval = (self.check_interval * CHECK_GAP_US / gap).max(1);
             }
         } else {
             self.check_interval = MAX_CHECK_INTERVAL;
