@@ -72,9 +72,9 @@ fn perft(c: &mut Criterion) {
 
 fn search_one<G, E>(c: &mut Criterion, name: &str, game: &G, depth: u32, eval: &E)
 where
-    G: Game + Send + Sync,
+    G: Game + Send + Sync + 'static,
     G::Move: Send + Sync,
-    E: Evaluator<G> + Sync,
+    E: Evaluator<G> + Clone + Send + Sync + 'static,
 {
     let mut group = c.benchmark_group("parallel_search");
     group.measurement_time(Duration::from_secs(3));

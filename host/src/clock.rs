@@ -15,6 +15,12 @@ impl WallClock {
         WallClock(Instant::now())
     }
 
+    /// A clock that started at `instant` (a move's time counts from when the turn
+    /// began, not from when its search did).
+    pub fn started_at(instant: Instant) -> Self {
+        WallClock(instant)
+    }
+
     /// Restarts the clock at zero.
     pub fn restart(&mut self) {
         self.0 = Instant::now();
@@ -34,6 +40,13 @@ impl Clock for WallClock {
     fn elapsed_us(&self) -> u64 {
         self.0.elapsed().as_micros() as u64
     }
+}
+
+/// The moment the process started (the first call of this function: `main` makes
+/// it first thing), from which `ply play` times its first move.
+pub fn process_start() -> Instant {
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    *START.get_or_init(Instant::now)
 }
 
 /// A wall clock with a stop flag that several threads share: the clock of each engine

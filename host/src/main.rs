@@ -403,6 +403,8 @@ fn run(cli: Cli) -> Result<(), String> {
 }
 
 fn main() -> ExitCode {
+    // `ply play` counts its first move's time from here.
+    ply_host::clock::process_start();
     restore_sigpipe();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,

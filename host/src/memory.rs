@@ -1,5 +1,7 @@
-//! Large tables that are probed at random (the Kalah solver's transposition table
-//! and endgame tables): backed by huge pages where the system offers them.
+//! Large tables that are probed at random (the search's and the Kalah solver's
+//! transposition tables, the endgame tables): allocated through a fallible path that
+//! refuses a size beyond the machine, zeroed by the kernel as pages are first touched,
+//! and backed by huge pages where the system offers them.
 //!
 //! A solve probes gigabytes at random; with 4 KiB pages nearly every probe also
 //! misses the TLB and walks the page tables, which on a virtual machine costs more
@@ -8,6 +10,8 @@
 
 use std::alloc::Layout;
 use std::sync::atomic::AtomicU64;
+
+use ply_core::search::TtEntry;
 
 /// An empty vector with room for `capacity` values, its memory advised to use
 /// transparent huge pages before it is first touched (Linux; elsewhere a plain
@@ -27,6 +31,19 @@ pub fn huge_page_capacity<T>(capacity: usize, what: &str) -> Result<Vec<T>, Stri
 /// when it is first touched), so a gigabyte table costs nothing until it is used
 /// instead of seconds of filling up front.
 pub fn zeroed_atomic_words(len: usize, what: &str) -> Result<Vec<AtomicU64>, String> {
+    let v = zeroed_atomic_words_small_pages(len, what)?;
+    advise_huge_pages(&v);
+    Ok(v)
+}
+
+/// Like [`zeroed_atomic_words`], on ordinary pages: for tables used under a time
+/// limit (the search's). With transparent huge pages in `madvise` mode the kernel may
+/// compact memory synchronously when an advised page is first touched, which stalled
+/// first moves by tens of milliseconds here; ordinary pages fault in a microsecond.
+pub fn zeroed_atomic_words_small_pages(
+    len: usize,
+    what: &str,
+) -> Result<Vec<AtomicU64>, String> {
     if len == 0 {
         return Ok(Vec::new());
     }
@@ -47,6 +64,35 @@ pub fn zeroed_atomic_words(len: usize, what: &str) -> Result<Vec<AtomicU64>, Str
         Vec::from_raw_parts(p, len, len)
     };
     advise_huge_pages(&v);
+    Ok(v)
+}
+
+/// `len` empty transposition-table entries ([`TtEntry::EMPTY`]), got like
+/// [`zeroed_atomic_words_small_pages`]: without writing them, so a table costs its
+/// time as it is used (inside a move's time budget, where its set-up cannot be
+/// interrupted, clearing 32 MiB took up to tens of milliseconds on a busy machine),
+/// and on ordinary pages.
+pub fn zeroed_tt_entries(len: usize, what: &str) -> Result<Vec<TtEntry>, String> {
+    if len == 0 {
+        return Ok(Vec::new());
+    }
+    let bytes = (len as u64).saturating_mul(std::mem::size_of::<TtEntry>() as u64);
+    check_fits(bytes, what)?;
+    let layout = Layout::array::<TtEntry>(len)
+        .map_err(|_| format!("cannot allocate {} for {}", mib(bytes), what))?;
+    // SAFETY: `layout` has a non-zero size. `alloc_zeroed` returns memory of that
+    // layout with every byte zero (or null, handled below). `TtEntry` is a struct of
+    // integers only (u64, i32, u16, u8, u8), for which all-zero bytes are valid
+    // values, and all-zero is exactly `TtEntry::EMPTY` (checked by a test below), so
+    // the `len` elements are initialised empty entries. The allocation comes from the
+    // global allocator with exactly this layout, as `Vec::from_raw_parts` requires.
+    let v = unsafe {
+        let p = std::alloc::alloc_zeroed(layout) as *mut TtEntry;
+        if p.is_null() {
+            return Err(format!("cannot allocate {} for {}", mib(bytes), what));
+        }
+        Vec::from_raw_parts(p, len, len)
+    };
     Ok(v)
 }
 
@@ -123,6 +169,15 @@ mod tests {
             }
             assert!(z.iter().all(|w| w.load(Ordering::Relaxed) == 7));
         }
+    }
+
+    #[test]
+    fn zeroed_entries_are_empty_entries() {
+        let v = zeroed_tt_entries(1 << 16, "a test table").unwrap();
+        assert!(v.iter().all(|e| *e == TtEntry::EMPTY));
+        assert!(zeroed_tt_entries(0, "none").unwrap().is_empty());
+        let e = zeroed_tt_entries(usize::MAX / 64, "the huge table").unwrap_err();
+        assert!(e.contains("the huge table"), "{}", e);
     }
 
     #[test]

@@ -72,9 +72,9 @@ fn check_against<G, E>(
     algo: Algo,
     options: &Options,
 ) where
-    G: Game + Send + Sync,
+    G: Game + Send + Sync + 'static,
     G::Move: Send + Sync,
-    E: Evaluator<G> + Sync,
+    E: Evaluator<G> + Clone + Send + Sync + 'static,
 {
     let r = parallel::search(algo, game, depth, eval, options).unwrap();
     if algo == Algo::Engine {
@@ -122,9 +122,9 @@ fn check_engine<G: Game, E: Evaluator<G>>(game: &G, depth: u32, eval: &E, slots:
 /// engine in exact mode, on every position, at each of `depths`.
 fn check_all<G, E>(positions: &[G], depths: &[u32], eval: &E)
 where
-    G: Game + Send + Sync,
+    G: Game + Send + Sync + 'static,
     G::Move: Send + Sync,
-    E: Evaluator<G> + Sync,
+    E: Evaluator<G> + Clone + Send + Sync + 'static,
 {
     for &depth in depths {
         for game in positions {
@@ -135,9 +135,9 @@ where
 
 fn check_depth<G, E>(game: &G, depth: u32, eval: &E)
 where
-    G: Game + Send + Sync,
+    G: Game + Send + Sync + 'static,
     G::Move: Send + Sync,
-    E: Evaluator<G> + Sync,
+    E: Evaluator<G> + Clone + Send + Sync + 'static,
 {
     let expected = alphabeta(game, depth, eval);
     let check = |algo: Algo, options: &Options| {
@@ -599,7 +599,8 @@ fn ybwc_searches_the_eldest_brother_before_any_young_brother() {
                     parallel_depth: Some(parallel_depth),
                     ..Options::threads(threads)
                 };
-                let r = parallel::search(Algo::Ybwc, &start, 2, &eval, &options).unwrap();
+                let r =
+                    parallel::ybwc::search(&start, 2, &eval, threads, parallel_depth).unwrap();
                 assert_eq!(r.value, alphabeta(&start, 2, &random).value);
                 let log = log.into_inner().unwrap();
                 let eldest = log.iter().take_while(|(x, _)| *x == eldest_x).count();

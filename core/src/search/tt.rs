@@ -214,6 +214,16 @@ impl<S: AsRef<[TtEntry]> + AsMut<[TtEntry]>> TranspositionTable<S> {
         }
     }
 
+    /// A table over `slots` as they are, not cleared: what they hold counts as the
+    /// entries of earlier searches (slots from zeroed memory are empty, since
+    /// [`TtEntry::EMPTY`] is all zeros; a table kept from move to move stays useful).
+    pub fn keep(slots: S) -> Self {
+        TranspositionTable {
+            slots,
+            generation: 0,
+        }
+    }
+
     /// Number of slots.
     pub fn capacity(&self) -> usize {
         self.slots.as_ref().len()

@@ -94,6 +94,9 @@ pub fn play_game<G: HostGame>(
         })
         .collect();
     let mut ply = 0u32;
+    // A move's time counts from when its turn began: the process start for the
+    // first, the previous move after that.
+    let mut turn_start = crate::clock::process_start();
     loop {
         writeln!(out, "\n{}", game.diagram()).map_err(io)?;
         writeln!(out, "position: {}", game).map_err(io)?;
@@ -114,7 +117,7 @@ pub fn play_game<G: HostGame>(
         let name = game.player_name(side);
         match &mut ais[side.index()] {
             Some(ai) => {
-                let r = ai.choose(&game, &mut |_| {})?;
+                let r = ai.choose_from(&game, turn_start, &mut |_| {})?;
                 let mv = r
                     .best_move
                     .ok_or("the AI found no move in an unfinished game")?;
@@ -130,6 +133,7 @@ pub fn play_game<G: HostGame>(
                 )
                 .map_err(io)?;
                 game = game.play(mv).map_err(|e| e.to_string())?;
+                turn_start = std::time::Instant::now();
             }
             None => loop {
                 write!(out, "{} to move ('moves' lists them, 'quit' ends): ", name).map_err(io)?;
@@ -157,6 +161,7 @@ pub fn play_game<G: HostGame>(
                         Err(e) => writeln!(out, "{}", e).map_err(io)?,
                         Ok(next) => {
                             game = next;
+                            turn_start = std::time::Instant::now();
                             break;
                         }
                     },

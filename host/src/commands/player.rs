@@ -3,6 +3,8 @@
 //! moves through it, and it searches through the one entry point,
 //! [`crate::parallel::run`].
 
+use std::time::Instant;
+
 use ply_core::search::{Limits, SearchReport};
 
 use crate::clock::WallClock;
@@ -62,20 +64,31 @@ impl Budget {
         Ok(default)
     }
 
-    /// The core's limits for this budget. A time budget keeps 2% (at least 1 ms)
-    /// in reserve for what follows the engine's last clock check — unwinding the
-    /// search, reading the principal variation, playing the move — so that a move
-    /// never takes longer than the time given (seed 002's tournament forfeits a
-    /// program that takes over 10 s).
+    /// The core's limits for this budget. A time budget is a hard limit per move:
+    /// the engine's limit keeps [`Budget::reserve_ms`] in hand for what follows its
+    /// last clock check (at most 2 ms, or two nodes) — unwinding the search, stopping
+    /// the other threads, reading the principal variation, playing and printing the
+    /// move — so that a move never takes longer than the time given, measured from
+    /// outside the process (`scripts/time-budget.sh`; seed 002's tournament forfeits
+    /// a program that takes over 10 s).
     pub fn limits(self) -> Limits {
         match self {
             Budget::Depth(d) => Limits::depth(d),
             Budget::Time(s) => {
                 let ms = (s * 1000.0) as u64;
-                Limits::time_ms(ms.saturating_sub((ms / 50).max(1)).max(1))
+                Limits::time_ms(ms.saturating_sub(Budget::reserve_ms(ms)).max(1))
             }
             Budget::Nodes(n) => Limits::nodes(n),
         }
+    }
+}
+
+impl Budget {
+    /// The milliseconds of a `ms` time budget kept in reserve: 2% of it, at least
+    /// 8 ms (the engine's overshoot, a thread's wake-up on a busy machine, and for a
+    /// first move the process start), at most half of it.
+    pub fn reserve_ms(ms: u64) -> u64 {
+        (ms / 50).max(8).min(ms / 2)
     }
 }
 
@@ -140,7 +153,19 @@ impl<G: HostGame> Ai<G> {
         game: &G,
         progress: &mut dyn FnMut(&SearchReport<G::Move>),
     ) -> Result<SearchReport<G::Move>, String> {
-        let clock = WallClock::start();
+        self.choose_from(game, Instant::now(), progress)
+    }
+
+    /// Like [`Ai::choose`], with the time budget counted from `turn_start`: the
+    /// moment the turn began, so that what happened since (printing the board,
+    /// starting the process) is part of the move's time.
+    pub fn choose_from(
+        &mut self,
+        game: &G,
+        turn_start: Instant,
+        progress: &mut dyn FnMut(&SearchReport<G::Move>),
+    ) -> Result<SearchReport<G::Move>, String> {
+        let clock = WallClock::started_at(turn_start);
         let options = Options {
             threads: self.config.threads,
             parallel_depth: self.config.parallel_depth,
@@ -169,6 +194,8 @@ mod tests {
     fn time_budget_keeps_a_reserve() {
         assert_eq!(Budget::Time(10.0).limits().time_ms, Some(9800));
         assert_eq!(Budget::Time(0.5).limits().time_ms, Some(490));
+        assert_eq!(Budget::Time(0.05).limits().time_ms, Some(42));
+        assert_eq!(Budget::Time(0.01).limits().time_ms, Some(5));
         assert_eq!(Budget::Time(0.001).limits().time_ms, Some(1));
     }
 }

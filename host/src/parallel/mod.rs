@@ -32,6 +32,7 @@ pub mod ybwc;
 
 use core::fmt;
 use core::str::FromStr;
+use std::sync::Arc;
 
 use ply_core::search::{
     alphabeta, leaf_value, minimax, Engine, EngineConfig, Evaluator, Limits, Score, SearchReport,
@@ -195,7 +196,7 @@ impl Options {
 #[derive(Default)]
 pub struct Tables {
     local: Option<TranspositionTable<Box<[TtEntry]>>>,
-    shared: Option<SharedTable>,
+    shared: Option<Arc<SharedTable>>,
 }
 
 impl Tables {
@@ -204,21 +205,30 @@ impl Tables {
         Tables::default()
     }
 
-    fn local(&mut self, options: &Options) -> &mut TranspositionTable<Box<[TtEntry]>> {
-        self.local.get_or_insert_with(|| {
-            let slots = options
-                .table_slots
-                .unwrap_or((options.hash_mb << 20) / std::mem::size_of::<TtEntry>());
-            TranspositionTable::new(vec![TtEntry::EMPTY; slots].into_boxed_slice())
-        })
+    fn local(
+        &mut self,
+        options: &Options,
+    ) -> Result<&mut TranspositionTable<Box<[TtEntry]>>, ParallelError> {
+        if self.local.is_none() {
+            let slots = options.table_slots.unwrap_or(
+                options.hash_mb.saturating_mul(1 << 20) / std::mem::size_of::<TtEntry>(),
+            );
+            let entries = crate::memory::zeroed_tt_entries(slots, "the transposition table")
+                .map_err(ParallelError::Memory)?;
+            self.local = Some(TranspositionTable::keep(entries.into_boxed_slice()));
+        }
+        Ok(self.local.as_mut().expect("just made"))
     }
 
-    fn shared(&mut self, options: &Options) -> &SharedTable {
-        self.shared
-            .get_or_insert_with(|| match options.table_slots {
+    fn shared(&mut self, options: &Options) -> Result<&Arc<SharedTable>, ParallelError> {
+        if self.shared.is_none() {
+            let table = match options.table_slots {
                 Some(n) => SharedTable::new(n),
                 None => SharedTable::with_mb(options.hash_mb),
-            })
+            };
+            self.shared = Some(Arc::new(table.map_err(ParallelError::Memory)?));
+        }
+        Ok(self.shared.as_ref().expect("just made"))
     }
 }
 
@@ -239,9 +249,9 @@ pub fn run<G, E>(
     progress: &mut dyn FnMut(&SearchReport<G::Move>),
 ) -> Result<SearchReport<G::Move>, ParallelError>
 where
-    G: Game + Send + Sync,
+    G: Game + Send + Sync + 'static,
     G::Move: Send + Sync,
-    E: Evaluator<G> + Sync,
+    E: Evaluator<G> + Clone + Send + Sync + 'static,
 {
     if options.threads == 0 {
         return Err(ParallelError::NoThreads);
@@ -305,7 +315,7 @@ where
                 .unwrap_or_else(|| ybwc::default_parallel_depth(depth)),
         )?),
         Algo::Engine if options.threads == 1 => {
-            let mut engine = Engine::with_table(tables.local(options), eval, clock, config);
+            let mut engine = Engine::with_table(tables.local(options)?, eval, clock, config);
             engine.search_with_progress(game, limits, |r| progress(r))
         }
         Algo::Engine | Algo::LazySmp | Algo::Abdada => lazysmp::search(
@@ -314,7 +324,7 @@ where
             eval,
             config,
             options.threads,
-            tables.shared(options),
+            tables.shared(options)?,
             clock,
             progress,
         )?,
@@ -331,9 +341,9 @@ pub fn search<G, E>(
     options: &Options,
 ) -> Result<ParallelResult<G::Move>, ParallelError>
 where
-    G: Game + Send + Sync,
+    G: Game + Send + Sync + 'static,
     G::Move: Send + Sync,
-    E: Evaluator<G> + Sync,
+    E: Evaluator<G> + Clone + Send + Sync + 'static,
 {
     let r = run(
         algo,
@@ -363,6 +373,8 @@ pub enum ParallelError {
     Spawn(std::io::Error),
     /// The strategy searches a fixed depth but was given a time or node budget.
     NeedsDepth(Algo),
+    /// A table's memory could not be had (the message names the table and size).
+    Memory(String),
 }
 
 impl fmt::Display for ParallelError {
@@ -371,6 +383,7 @@ impl fmt::Display for ParallelError {
             ParallelError::NoThreads => f.write_str("--threads must be at least 1"),
             ParallelError::Pool(e) => write!(f, "cannot start the thread pool: {e}"),
             ParallelError::Spawn(e) => write!(f, "cannot start a search thread: {e}"),
+            ParallelError::Memory(m) => f.write_str(m),
             ParallelError::NeedsDepth(a) => {
                 write!(f, "--algo {a} searches a fixed depth: give --depth")
             }

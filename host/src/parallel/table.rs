@@ -13,14 +13,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use ply_core::search::tt::{from_tt, to_tt, MOVE_INDEX_LIMIT};
 use ply_core::search::{Bound, Hit, Score, Table};
 
-/// One slot: `check` is `key ^ data`, so a torn slot is detected.
-#[derive(Default)]
-struct Slot {
-    check: AtomicU64,
-    data: AtomicU64,
-}
-
-/// Bytes per slot.
+/// Bytes per slot: two words, `check` (`key ^ data`, so a torn slot is detected)
+/// and `data`.
 pub const SLOT_BYTES: usize = std::mem::size_of::<[AtomicU64; 2]>();
 
 /// Slots of the ABDADA table of positions being searched.
@@ -29,39 +23,52 @@ const BUSY_SLOTS: usize = 1 << 15;
 /// A transposition table shared by threads without locks. Moves are stored as their
 /// index in the generation order.
 pub struct SharedTable {
-    slots: Box<[Slot]>,
+    /// Slot `i` is words `2i` (check) and `2i + 1` (data).
+    words: Vec<AtomicU64>,
     busy: BusyTable,
 }
 
+/// A slot's two words.
+struct Slot<'a> {
+    check: &'a AtomicU64,
+    data: &'a AtomicU64,
+}
+
 impl SharedTable {
-    /// A table of `slots` empty slots (0 gives a table that stores nothing),
-    /// cleared by the threads of the current rayon pool together.
-    pub fn new(slots: usize) -> Self {
-        use rayon::prelude::*;
-        SharedTable {
-            slots: (0..slots)
-                .into_par_iter()
-                .with_min_len(1 << 14)
-                .map(|_| Slot::default())
-                .collect::<Vec<_>>()
-                .into_boxed_slice(),
+    /// A table of `slots` empty slots (0 gives a table that stores nothing); its
+    /// memory is zeroed by the kernel as it is first touched. An error names the
+    /// size if the memory cannot be had.
+    pub fn new(slots: usize) -> Result<Self, String> {
+        Ok(SharedTable {
+            words: crate::memory::zeroed_atomic_words_small_pages(
+                slots.saturating_mul(2),
+                "the shared transposition table",
+            )?,
             busy: BusyTable::new(BUSY_SLOTS),
-        }
+        })
     }
 
     /// A table of `mb` MiB.
-    pub fn with_mb(mb: usize) -> Self {
-        SharedTable::new((mb << 20) / SLOT_BYTES)
+    pub fn with_mb(mb: usize) -> Result<Self, String> {
+        SharedTable::new(mb.saturating_mul(1 << 20) / SLOT_BYTES)
     }
 
     /// Number of slots.
     pub fn capacity(&self) -> usize {
-        self.slots.len()
+        self.words.len() / 2
     }
 
     #[inline]
     fn index(&self, key: u64) -> usize {
-        ((u128::from(key) * self.slots.len() as u128) >> 64) as usize
+        ((u128::from(key) * self.capacity() as u128) >> 64) as usize
+    }
+
+    #[inline]
+    fn slot(&self, index: usize) -> Slot<'_> {
+        Slot {
+            check: &self.words[2 * index],
+            data: &self.words[2 * index + 1],
+        }
     }
 
     /// The verified entry for `key`, its score made relative to a node `ply` plies
@@ -69,10 +76,10 @@ impl SharedTable {
     /// torn by a concurrent write.
     #[inline]
     pub fn probe(&self, key: u64, ply: u32) -> Option<Hit> {
-        if self.slots.is_empty() {
+        if self.words.is_empty() {
             return None;
         }
-        let slot = &self.slots[self.index(key)];
+        let slot = self.slot(self.index(key));
         let data = slot.data.load(Ordering::Relaxed);
         let check = slot.check.load(Ordering::Relaxed);
         if check ^ data != key {
@@ -103,10 +110,10 @@ impl SharedTable {
         bound: Bound,
         move_index: Option<usize>,
     ) {
-        if self.slots.is_empty() || bound == Bound::Empty {
+        if self.words.is_empty() || bound == Bound::Empty {
             return;
         }
-        let slot = &self.slots[self.index(key)];
+        let slot = self.slot(self.index(key));
         let depth = depth.min(u32::from(u8::MAX));
         let old = slot.data.load(Ordering::Relaxed);
         let old_key = slot.check.load(Ordering::Relaxed) ^ old;
@@ -135,8 +142,8 @@ impl SharedTable {
 
     #[cfg(test)]
     fn write_raw(&self, index: usize, check: u64, data: u64) {
-        self.slots[index].check.store(check, Ordering::Relaxed);
-        self.slots[index].data.store(data, Ordering::Relaxed);
+        self.slot(index).check.store(check, Ordering::Relaxed);
+        self.slot(index).data.store(data, Ordering::Relaxed);
     }
 }
 
@@ -218,7 +225,7 @@ mod tests {
 
     #[test]
     fn store_and_probe_round_trip() {
-        let t = SharedTable::new(64);
+        let t = SharedTable::new(64).unwrap();
         t.store(0xdead_beef, 3, 7, -1234, Bound::Lower, Some(300));
         let e = t.probe(0xdead_beef, 3).unwrap();
         assert_eq!(
@@ -239,7 +246,7 @@ mod tests {
 
     #[test]
     fn deeper_entry_of_same_position_is_kept() {
-        let t = SharedTable::new(1);
+        let t = SharedTable::new(1).unwrap();
         t.store(9, 0, 6, 10, Bound::Exact, None);
         t.store(9, 0, 4, 20, Bound::Exact, None);
         assert_eq!(t.probe(9, 0).unwrap().value, 10);
@@ -250,9 +257,9 @@ mod tests {
 
     #[test]
     fn torn_slot_is_rejected() {
-        let t = SharedTable::new(1);
+        let t = SharedTable::new(1).unwrap();
         t.store(77, 0, 5, 11, Bound::Exact, Some(2));
-        let good = t.slots[0].data.load(Ordering::Relaxed);
+        let good = t.slot(0).data.load(Ordering::Relaxed);
         // The data word of another write paired with this key's check word.
         let other = good ^ (1 << 3);
         t.write_raw(0, 77 ^ good, other);
@@ -277,7 +284,7 @@ mod tests {
 
     #[test]
     fn empty_table_stores_nothing() {
-        let t = SharedTable::new(0);
+        let t = SharedTable::new(0).unwrap();
         t.store(1, 0, 1, 1, Bound::Exact, None);
         assert!(t.probe(1, 0).is_none());
     }
@@ -286,7 +293,7 @@ mod tests {
     fn concurrent_writers_never_yield_a_foreign_entry() {
         // Eight threads hammer four slots with entries whose value is derived from
         // their key; every verified read must carry its own key's value.
-        let t = SharedTable::new(4);
+        let t = SharedTable::new(4).unwrap();
         let bad = AtomicU64::new(0);
         std::thread::scope(|s| {
             for th in 0..8u64 {
