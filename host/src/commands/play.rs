@@ -28,7 +28,10 @@ impl Controller {
         match s {
             "human" => Ok(Controller::Human),
             "ai" => Ok(Controller::Ai),
-            other => Err(format!("unknown player '{}': expected human or ai", other)),
+            other => Err(format!(
+                "unknown player {}: expected human or ai",
+                crate::quote::quote(other)
+            )),
         }
     }
 }

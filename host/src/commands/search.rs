@@ -63,16 +63,16 @@ impl GameCommand for Search {
         }
         let algo = Algo::parse(&self.algo).map_err(|_| {
             format!(
-                "unknown algorithm '{}': expected minimax, alphabeta, engine, toplevel, \
+                "unknown algorithm {}: expected minimax, alphabeta, engine, toplevel, \
                  chunked, ybwc, lazysmp or abdada",
-                self.algo
+                crate::quote::quote(&self.algo)
             )
         })?;
         if self.threads != 1 || self.parallel_depth.is_some() {
             return Err(format!(
                 "--algo {} is sequential: --threads and --parallel-depth need toplevel, \
                  chunked, ybwc, lazysmp or abdada",
-                self.algo
+                crate::quote::quote(&self.algo)
             ));
         }
         let default = match algo {
@@ -98,7 +98,8 @@ impl GameCommand for Search {
         let start = std::time::Instant::now();
         let report = ai.choose(&game, &mut |r| {
             let pv: Vec<String> = pv_texts(&game, &r.pv, notation);
-            println!(
+            // A failed write is remembered and reported by the next line below.
+            let _ = crate::outln!(
                 "info depth {} value {} nodes {} time {} pv {}",
                 r.depth,
                 r.value,
@@ -112,16 +113,16 @@ impl GameCommand for Search {
             .best_move
             .map(|m| game.move_in_notation(m, notation))
             .transpose()?;
-        println!(
+        crate::outln!(
             "best move: {}",
             best.as_deref().unwrap_or("(none: the game is over)")
-        );
-        println!("value: {}", report.value);
-        println!("depth: {}", report.depth);
-        println!("pv: {}", pv_texts(&game, &report.pv, notation).join(" "));
-        println!("nodes: {}", report.nodes);
-        println!("time: {}", secs(s));
-        println!("nodes/s: {}", rate(report.nodes, s));
+        )?;
+        crate::outln!("value: {}", report.value)?;
+        crate::outln!("depth: {}", report.depth)?;
+        crate::outln!("pv: {}", pv_texts(&game, &report.pv, notation).join(" "))?;
+        crate::outln!("nodes: {}", report.nodes)?;
+        crate::outln!("time: {}", secs(s))?;
+        crate::outln!("nodes/s: {}", rate(report.nodes, s))?;
         Ok(SearchSummary {
             best_move: best,
             value: report.value,
@@ -166,16 +167,16 @@ impl Search {
         let r = parallel::search(algo, game, depth, &eval, &options).map_err(|e| e.to_string())?;
         let s = start.elapsed().as_secs_f64();
         let best = r.best_move.map(|m| game.display_move(m).to_string());
-        println!(
+        crate::outln!(
             "best move: {}",
             best.as_deref().unwrap_or("(none: the game is over)")
-        );
-        println!("value: {}", r.value);
-        println!("depth: {}", depth);
-        println!("algo: {} threads: {}", algo, self.threads);
-        println!("nodes: {}", r.nodes);
-        println!("time: {}", secs(s));
-        println!("nodes/s: {}", rate(r.nodes, s));
+        )?;
+        crate::outln!("value: {}", r.value)?;
+        crate::outln!("depth: {}", depth)?;
+        crate::outln!("algo: {} threads: {}", algo, self.threads)?;
+        crate::outln!("nodes: {}", r.nodes)?;
+        crate::outln!("time: {}", secs(s))?;
+        crate::outln!("nodes/s: {}", rate(r.nodes, s))?;
         Ok(SearchSummary {
             best_move: best,
             value: r.value,

@@ -47,23 +47,53 @@ pub struct TournamentResult {
 
 /// Parses a CONFIG string for game `G`.
 pub fn parse_config<G: HostGame>(text: &str) -> Result<AiConfig<G>, String> {
+    use crate::quote::quote;
     let (mut depth, mut time, mut nodes, mut eval, mut algo) =
         (None, None, None, None, Algo::Engine);
-    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+    let parts: Vec<&str> = text
+        .split(',')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect();
+    if parts.is_empty() {
+        return Err(format!(
+            "empty config {}: expected key=value settings such as depth=4,eval=NAME",
+            quote(text)
+        ));
+    }
+    let mut seen: Vec<&str> = Vec::new();
+    for part in parts {
         let (k, v) = part
             .split_once('=')
-            .ok_or_else(|| format!("bad config item '{}': expected key=value", part))?;
-        let num = |what: &str| format!("bad {} '{}' in config '{}'", what, v, text);
+            .ok_or_else(|| format!("bad config item {}: expected key=value", quote(part)))?;
+        if seen.contains(&k) {
+            return Err(format!(
+                "key {} given twice in config {}: give each setting once",
+                quote(k),
+                quote(text)
+            ));
+        }
+        seen.push(k);
+        let num = |what: &str| format!("bad {} {} in config {}", what, quote(v), quote(text));
         match k {
             "depth" => depth = Some(v.parse::<u32>().map_err(|_| num("depth"))?),
             "time" => time = Some(v.parse::<f64>().map_err(|_| num("time"))?),
             "nodes" => nodes = Some(v.parse::<u64>().map_err(|_| num("nodes"))?),
             "eval" => eval = Some(v.to_string()),
-            "algo" => algo = Algo::parse(v)?,
+            "algo" => {
+                algo = Algo::parse(v).map_err(|_| {
+                    format!(
+                        "unknown algorithm {} in config {}: expected minimax, alphabeta or engine",
+                        quote(v),
+                        quote(text)
+                    )
+                })?
+            }
             other => {
                 return Err(format!(
-                    "unknown config key '{}' in '{}': expected depth, time, nodes, eval or algo",
-                    other, text
+                    "unknown config key {} in {}: expected depth, time, nodes, eval or algo",
+                    quote(other),
+                    quote(text)
                 ))
             }
         }
@@ -134,8 +164,8 @@ impl GameCommand for Tournament {
         if self.games == 0 {
             return Err("--games must be at least 1".into());
         }
-        let mut a = Ai::new(parse_config::<G>(&self.a)?);
-        let mut b = Ai::new(parse_config::<G>(&self.b)?);
+        let mut a = Ai::new(parse_config::<G>(&self.a).map_err(|e| format!("--a: {}", e))?);
+        let mut b = Ai::new(parse_config::<G>(&self.b).map_err(|e| format!("--b: {}", e))?);
         let mut res = TournamentResult::default();
         for i in 0..self.games {
             let start: G = opening(
@@ -170,7 +200,7 @@ impl GameCommand for Tournament {
                     "draw"
                 }
             };
-            eprintln!(
+            crate::errln!(
                 "game {}/{}: A plays {}, {} (opening {})",
                 i + 1,
                 self.games,
@@ -179,13 +209,16 @@ impl GameCommand for Tournament {
                 start
             );
         }
-        println!("A: {}", self.a);
-        println!("B: {}", self.b);
-        println!(
+        crate::outln!("A: {}", self.a)?;
+        crate::outln!("B: {}", self.b)?;
+        crate::outln!(
             "A wins {}, draws {}, losses {} (of {} games)",
-            res.wins, res.draws, res.losses, self.games
-        );
-        println!("nodes: A {}, B {}", res.nodes_a, res.nodes_b);
+            res.wins,
+            res.draws,
+            res.losses,
+            self.games
+        )?;
+        crate::outln!("nodes: A {}, B {}", res.nodes_a, res.nodes_b)?;
         Ok(res)
     }
 }

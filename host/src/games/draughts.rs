@@ -18,8 +18,8 @@ impl HostGame for Draughts {
             None | Some("standard") => Ok(DraughtsEval::STANDARD),
             Some("material") => Ok(DraughtsEval::MATERIAL),
             Some(other) => Err(format!(
-                "unknown evaluation '{}' for checkers: expected standard or material",
-                other
+                "unknown evaluation {} for checkers: expected standard or material",
+                crate::quote::quote(other)
             )),
         }
     }
@@ -96,8 +96,8 @@ impl HostGame for Draughts {
             None | Some("pdn") => Ok(self.display_move(mv).to_string()),
             Some("calgary") => Ok(self.display_calgary(mv).to_string()),
             Some(other) => Err(format!(
-                "unknown notation '{}' for checkers: expected pdn or calgary",
-                other
+                "unknown notation {} for checkers: expected pdn or calgary",
+                crate::quote::quote(other)
             )),
         }
     }

@@ -61,9 +61,10 @@ impl HalmaEval {
                 })
                 .map_err(|e| {
                     format!(
-                        "unknown evaluation '{}' for halma: expected racer, manhattan, s1 to s8 \
+                        "unknown evaluation {} for halma: expected racer, manhattan, s1 to s8 \
                          or weights m1,m2,m3,m4 ({})",
-                        name, e
+                        crate::quote::quote(name),
+                        e
                     )
                 }),
         }
@@ -538,28 +539,44 @@ pub fn run_round_robin(spec: &str, cfg: &RoundRobin) -> Result<RoundRobinResult,
     let (name, params) = crate::spec::split(spec.trim());
     if !name.eq_ignore_ascii_case("halma") {
         return Err(format!(
-            "--strategies is seed 003's Halma tournament: the game must be halma or halma:16, not '{}'",
-            name
+            "--strategies is seed 003's Halma tournament: the game must be halma or halma:16, not {}",
+            crate::quote::quote(name)
         ));
     }
-    let bad = |e: ply_core::ParseError| format!("bad parameters in game spec '{}': {}", spec, e);
+    let bad = |e: ply_core::ParseError| {
+        format!(
+            "bad parameters in game spec {}: {}",
+            crate::quote::quote(spec),
+            e
+        )
+    };
     let res = if board_side(params) == 16 {
         round_robin::<Bits256>(Halma16::parse_rules(params).map_err(bad)?, cfg)?
     } else {
         round_robin::<u64>(Halma8::parse_rules(params).map_err(bad)?, cfg)?
     };
-    println!(
+    crate::outln!(
         "halma tournament: {} at depth {} ({}), {} games per pair",
         spec,
         cfg.depth,
         if cfg.minimax { "minimax" } else { "alpha-beta" },
         cfg.games_per_pair
-    );
-    print!("{}", format_table(&res));
+    )?;
+    crate::out!("{}", format_table(&res))?;
     if let Some(path) = &cfg.results {
-        std::fs::write(path, format_csv(&cfg.strategies, &res))
-            .map_err(|e| format!("cannot write results file '{}': {}", path, e))?;
-        println!("results written to {}", path);
+        // Whole or not at all (checked writable by `main` before the games).
+        crate::interrupt::write_atomic(
+            std::path::Path::new(path),
+            format_csv(&cfg.strategies, &res).as_bytes(),
+        )
+        .map_err(|e| {
+            format!(
+                "cannot write results file {}: {}",
+                crate::quote::quote(path),
+                e
+            )
+        })?;
+        crate::outln!("results written to {}", path)?;
     }
     Ok(res)
 }
