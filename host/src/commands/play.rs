@@ -10,7 +10,7 @@ use ply_core::{Outcome, Player};
 use crate::commands::player::{Ai, AiConfig, Algo, Budget};
 use crate::commands::secs;
 use crate::games::HostGame;
-use crate::position::{move_texts, setup};
+use crate::position::setup;
 use crate::spec::GameCommand;
 
 /// Who plays a side.
@@ -66,7 +66,8 @@ impl GameCommand for Play {
     }
 }
 
-/// The game loop, reading human moves from `input` and writing to `out`.
+/// The game loop, reading human moves from `input` and writing to `out`. Returns the
+/// outcome, or [`Outcome::Ongoing`] when a human left the game (`quit`, end of input).
 pub fn play_game<G: HostGame>(
     opts: &Play,
     rules: G::Rules,
@@ -129,36 +130,10 @@ pub fn play_game<G: HostGame>(
                 .map_err(io)?;
                 game = game.play(mv).map_err(|e| e.to_string())?;
             }
-            None => loop {
-                write!(out, "{} to move ('moves' lists them, 'quit' ends): ", name).map_err(io)?;
-                out.flush().map_err(io)?;
-                let mut line = String::new();
-                let n = input
-                    .read_line(&mut line)
-                    .map_err(|e| format!("cannot read input: {}", e))?;
-                if n == 0 {
-                    return Err("standard input closed before the game ended".into());
-                }
-                let text = line.trim();
-                match text {
-                    "" => continue,
-                    "quit" | "exit" => return Err("game abandoned by the player".into()),
-                    "moves" => {
-                        writeln!(out, "{}", move_texts(&game).join(" ")).map_err(io)?;
-                        continue;
-                    }
-                    _ => {}
-                }
-                match game.parse_move(text) {
-                    Err(e) => writeln!(out, "not a move: {}", e).map_err(io)?,
-                    Ok(mv) => match game.play(mv) {
-                        Err(e) => writeln!(out, "{}", e).map_err(io)?,
-                        Ok(next) => {
-                            game = next;
-                            break;
-                        }
-                    },
-                }
+            None => match crate::commands::human::ask_move(&game, name, input, out)? {
+                crate::commands::human::Reply::Moved(next) => game = next,
+                // The player left: goodbye was said; the game is unfinished.
+                crate::commands::human::Reply::Quit => return Ok(Outcome::Ongoing),
             },
         }
         ply += 1;

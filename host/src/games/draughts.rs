@@ -68,6 +68,10 @@ impl HostGame for Draughts {
             if calgary { "b r" } else { "b w" },
             if calgary { "B R" } else { "B W" },
         ));
+        if calgary {
+            // The position text (PDN FEN) has only the letters B and W.
+            out.push_str("\nin the position line, W is Red and B is Black");
+        }
         out
     }
 

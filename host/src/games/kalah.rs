@@ -297,13 +297,13 @@ impl HostGame for Kalah {
         let labels_bottom: String = (0..p).map(|i| format!("{:>3}", i + 1)).collect();
         let width = 3 * p;
         format!(
-            "       {labels_top}         (Player 2's pits)\n\
+            "       {labels_top}         (Player 2's pits; its store on the left)\n\
              +-----+{dash}-+-----+\n\
-             |     |{top} |     |\n\
+             |store|{top} |     |\n\
              | {s2:>3} |{space} | {s1:>3} |\n\
-             |     |{bottom} |     |\n\
+             |     |{bottom} |store|\n\
              +-----+{dash}-+-----+\n\
-             \x20      {labels_bottom}         (Player 1's pits)\n\
+             \x20      {labels_bottom}         (Player 1's pits; its store on the right)\n\
              {side} to move",
             dash = "-".repeat(width),
             space = " ".repeat(width),

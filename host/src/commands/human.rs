@@ -1,0 +1,99 @@
+//! A human's turn in `ply play`: the prompt, and what a typed line can be.
+//!
+//! * a move in the game's notation: played if legal, otherwise refused with the
+//!   reason and asked again;
+//! * `moves`: the legal moves; `help` or `?`: the legal moves and how to type one;
+//! * `quit`, `exit` or the end of input (Ctrl-D): goodbye, the game is left;
+//! * a line that is not UTF-8 text: refused, and asked again.
+
+use std::io::{BufRead, Write};
+
+use crate::games::HostGame;
+use crate::position::move_texts;
+use crate::quote::quote;
+
+/// What the human chose.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reply<G> {
+    /// The position after the human's (legal) move.
+    Moved(G),
+    /// The human left the game (`quit`, `exit`, end of input); goodbye was said.
+    Quit,
+}
+
+/// Asks the human playing `name` for a move in `game` until a legal one (or a way
+/// out) is typed. Errors: only failures to read or write.
+pub fn ask_move<G: HostGame>(
+    game: &G,
+    name: &str,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> Result<Reply<G>, String> {
+    let io = |e: std::io::Error| format!("cannot write output: {}", e);
+    loop {
+        write!(
+            out,
+            "{} to move ('help' explains, 'moves' lists them, 'quit' ends): ",
+            name
+        )
+        .map_err(io)?;
+        out.flush().map_err(io)?;
+        let mut bytes = Vec::new();
+        let n = input
+            .read_until(b'\n', &mut bytes)
+            .map_err(|e| format!("cannot read input: {}", e))?;
+        if n == 0 {
+            // End of input (Ctrl-D): a normal way to leave.
+            writeln!(out, "\ngoodbye: the game is left unfinished").map_err(io)?;
+            return Ok(Reply::Quit);
+        }
+        let Ok(line) = String::from_utf8(bytes) else {
+            writeln!(
+                out,
+                "not a move: the line is not UTF-8 text; type a move such as {}, or 'help'",
+                example(game)
+            )
+            .map_err(io)?;
+            continue;
+        };
+        let text = line.trim();
+        match text {
+            "" => continue,
+            "quit" | "exit" => {
+                writeln!(out, "goodbye: the game is left unfinished").map_err(io)?;
+                return Ok(Reply::Quit);
+            }
+            "moves" => {
+                writeln!(out, "{}", move_texts(game).join(" ")).map_err(io)?;
+                continue;
+            }
+            "help" | "?" => {
+                writeln!(out, "legal moves: {}", move_texts(game).join(" ")).map_err(io)?;
+                writeln!(
+                    out,
+                    "type one of them as shown (e.g. {}) and press Enter; 'moves' lists \
+                     them again, 'quit' or Ctrl-D ends the game",
+                    example(game)
+                )
+                .map_err(io)?;
+                continue;
+            }
+            _ => {}
+        }
+        match game.parse_move(text) {
+            Err(e) => writeln!(out, "not a move {}: {}", quote(text), e).map_err(io)?,
+            Ok(mv) => match game.play(mv) {
+                Err(e) => writeln!(out, "{}", e).map_err(io)?,
+                Ok(next) => return Ok(Reply::Moved(next)),
+            },
+        }
+    }
+}
+
+/// The first legal move, as an example of the notation.
+fn example<G: HostGame>(game: &G) -> String {
+    move_texts(game)
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| "(none: the game is over)".into())
+}
