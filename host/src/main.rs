@@ -220,10 +220,21 @@ fn check_settings(command: &Command) -> Result<(), String> {
             settings::threads(*threads, "--threads")?;
         }
         Command::Search {
-            threads, hash_mb, ..
+            threads,
+            hash_mb,
+            budget,
+            ..
         } => {
             settings::threads(*threads, "--threads")?;
             settings::hash_mb(*hash_mb, "--hash-mb")?;
+            if let Some(t) = budget.time {
+                settings::seconds(t, "--time")?;
+            }
+        }
+        Command::Play { budget, .. } => {
+            if let Some(t) = budget.time {
+                settings::seconds(t, "--time")?;
+            }
         }
         Command::Bench { hash_mb, plot, .. } => {
             settings::hash_mb(*hash_mb, "--hash-mb")?;
@@ -241,7 +252,7 @@ fn check_settings(command: &Command) -> Result<(), String> {
                 settings::output_file(std::path::Path::new(path), "--results")?;
             }
         }
-        Command::Moves { .. } | Command::Solve { .. } | Command::Play { .. } => {}
+        Command::Moves { .. } | Command::Solve { .. } => {}
     }
     Ok(())
 }

@@ -64,6 +64,28 @@ pub fn threads(n: usize, setting: &str) -> Result<usize, String> {
     }
 }
 
+/// The longest time budget, in seconds (`--time`, a tournament's `time=`).
+pub const MAX_SECONDS: f64 = 86_400.0;
+
+/// `t` if it is a time budget above 0 and at most [`MAX_SECONDS`]; otherwise an
+/// error naming `setting` (`--time`), the number written short (`1e308`, never its
+/// 309 digits).
+pub fn seconds(t: f64, setting: &str) -> Result<f64, String> {
+    if t.is_finite() && t > 0.0 && t <= MAX_SECONDS {
+        return Ok(t);
+    }
+    let plain = format!("{}", t);
+    let shown = if plain.len() > 20 {
+        format!("{:e}", t)
+    } else {
+        plain
+    };
+    Err(format!(
+        "{} {} is out of range: expected seconds above 0, at most {}",
+        setting, shown, MAX_SECONDS
+    ))
+}
+
 /// `mb` if it is a table size from 1 to [`MAX_HASH_MB`] MiB that this machine has
 /// the free memory for; otherwise an error naming `setting` (`--hash-mb`). The
 /// tables `--hash-mb` sizes are filled when they are made, so a size past the free
@@ -341,6 +363,16 @@ mod tests {
         let e = threads(100_000, "--threads").unwrap_err();
         assert!(e.starts_with("--threads 100000 is out of range"), "{}", e);
         assert!(max_threads() <= MAX_THREADS);
+    }
+
+    #[test]
+    fn time_budgets_are_bounded_and_shown_short() {
+        assert_eq!(seconds(1.5, "--time"), Ok(1.5));
+        for bad in [0.0, -1.0, f64::NAN, f64::INFINITY, 1e308, 86_401.0] {
+            let e = seconds(bad, "--time").unwrap_err();
+            assert!(e.starts_with("--time ") && e.len() < 100, "{}", e);
+        }
+        assert!(seconds(1e308, "--time").unwrap_err().contains("1e308"));
     }
 
     #[test]

@@ -77,7 +77,10 @@ pub fn parse_config<G: HostGame>(text: &str) -> Result<AiConfig<G>, String> {
         let num = |what: &str| format!("bad {} {} in config {}", what, quote(v), quote(text));
         match k {
             "depth" => depth = Some(v.parse::<u32>().map_err(|_| num("depth"))?),
-            "time" => time = Some(v.parse::<f64>().map_err(|_| num("time"))?),
+            "time" => {
+                let t = v.parse::<f64>().map_err(|_| num("time"))?;
+                time = Some(crate::settings::seconds(t, "time")?)
+            }
             "nodes" => nodes = Some(v.parse::<u64>().map_err(|_| num("nodes"))?),
             "eval" => eval = Some(v.to_string()),
             "algo" => {

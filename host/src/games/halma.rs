@@ -304,6 +304,10 @@ fn play_game<B: HalmaBoard>(
     (g, nodes)
 }
 
+/// The most games a round robin plays (all its games are laid out before the first
+/// is played).
+pub const MAX_ROUND_ROBIN_GAMES: u64 = 1_000_000;
+
 /// Runs the round robin on board `B` under `rules`.
 pub fn round_robin<B: HalmaBoard + Send + Sync>(
     rules: ply_core::games::halma::HalmaRules,
@@ -312,8 +316,25 @@ pub fn round_robin<B: HalmaBoard + Send + Sync>(
     if cfg.strategies.len() < 2 {
         return Err("--strategies needs at least two names, e.g. s1,s7".into());
     }
+    let mut seen = std::collections::HashSet::new();
+    for s in &cfg.strategies {
+        if !seen.insert(s) {
+            return Err(format!(
+                "strategy {} is listed twice in --strategies: name each once",
+                crate::quote::quote(s)
+            ));
+        }
+    }
     if cfg.games_per_pair == 0 {
         return Err("--games-per-pair must be at least 1".into());
+    }
+    let k = cfg.strategies.len() as u64;
+    let games = (k * (k - 1) / 2).saturating_mul(u64::from(cfg.games_per_pair));
+    if games > MAX_ROUND_ROBIN_GAMES {
+        return Err(format!(
+            "{} strategies with --games-per-pair {} make {} games: at most {}",
+            k, cfg.games_per_pair, games, MAX_ROUND_ROBIN_GAMES
+        ));
     }
     if cfg.depth == 0 || cfg.depth > 8 {
         return Err(format!(
