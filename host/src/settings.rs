@@ -53,7 +53,9 @@ pub fn max_threads() -> usize {
 /// `setting` (`--threads`).
 pub fn threads(n: usize, setting: &str) -> Result<usize, String> {
     let max = max_threads();
-    if (1..=max).contains(&n) {
+    if n == 0 {
+        Err(format!("{} must be at least 1", setting))
+    } else if n <= max {
         Ok(n)
     } else {
         Err(format!(

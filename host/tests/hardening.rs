@@ -220,7 +220,8 @@ fn case_02_hash_tables_beyond_the_memory_are_refused_by_name() {
 #[test]
 fn case_03_thread_counts_far_past_the_machine_are_refused_at_once() {
     let d = scratch("threads");
-    let cases: &[(&[&str], &[(&str, &str)], &str)] = &[
+    type Case<'a> = (&'a [&'a str], &'a [(&'a str, &'a str)], &'a str);
+    let cases: &[Case] = &[
         (
             &[
                 "search",
@@ -373,6 +374,24 @@ fn case_05_environment_settings_are_checked_before_any_work() {
             started.elapsed()
         );
         assert!(entries(&d).is_empty(), "tables written before the error");
+    }
+    // A value that is not text at all.
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let o = Command::new(env!("CARGO_BIN_EXE_ply"))
+            .args(["solve", "kalah"])
+            .env("PLY_TABLES_DIR", &d)
+            .env("PLY_HASH_MB", std::ffi::OsStr::from_bytes(b"\xff8"))
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        one_error(
+            &o,
+            "PLY_HASH_MB=\\xff8",
+            &["PLY_HASH_MB is not valid UTF-8 text"],
+        );
+        assert!(entries(&d).is_empty());
     }
     let _ = std::fs::remove_dir_all(d);
 }
@@ -709,12 +728,12 @@ fn case_11d_boards_label_stores_and_colours() {
     assert!(out.contains("|store|  2  2  2 |     |"), "{}", out);
     assert!(out.contains("|     |  2  2  2 |store|"), "{}", out);
     assert!(
-        out.contains("(Player 2's pits; its store on the left)"),
+        out.contains("(Player 2's pits), its store on the left"),
         "{}",
         out
     );
     assert!(
-        out.contains("(Player 1's pits; its store on the right)"),
+        out.contains("(Player 1's pits), its store on the right"),
         "{}",
         out
     );

@@ -84,14 +84,17 @@ const GUESS_DEPTH: u32 = 12;
 
 /// Where the endgame tables live: `PLY_TABLES_DIR` (`dir`, checked by
 /// [`crate::settings::environment`]: never empty), else the user's cache directory.
+/// An empty `XDG_CACHE_HOME` or `HOME` counts as unset (the XDG rule), so tables
+/// never land in the current directory by accident.
 fn tables_dir(dir: Option<PathBuf>) -> PathBuf {
     if let Some(d) = dir {
         return d;
     }
-    if let Some(d) = std::env::var_os("XDG_CACHE_HOME") {
+    let set = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    if let Some(d) = set("XDG_CACHE_HOME") {
         return PathBuf::from(d).join("ply");
     }
-    if let Some(d) = std::env::var_os("HOME") {
+    if let Some(d) = set("HOME") {
         return PathBuf::from(d).join(".cache").join("ply");
     }
     PathBuf::from(".ply-tables")
@@ -297,13 +300,13 @@ impl HostGame for Kalah {
         let labels_bottom: String = (0..p).map(|i| format!("{:>3}", i + 1)).collect();
         let width = 3 * p;
         format!(
-            "       {labels_top}         (Player 2's pits; its store on the left)\n\
+            "       {labels_top}         (Player 2's pits), its store on the left\n\
              +-----+{dash}-+-----+\n\
              |store|{top} |     |\n\
              | {s2:>3} |{space} | {s1:>3} |\n\
              |     |{bottom} |store|\n\
              +-----+{dash}-+-----+\n\
-             \x20      {labels_bottom}         (Player 1's pits; its store on the right)\n\
+             \x20      {labels_bottom}         (Player 1's pits), its store on the right\n\
              {side} to move",
             dash = "-".repeat(width),
             space = " ".repeat(width),
