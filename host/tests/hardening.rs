@@ -678,6 +678,27 @@ fn case_11a_a_non_utf8_line_in_play_is_refused_and_asked_again() {
     assert!(out.contains("result: X wins"), "{}", out);
 }
 
+/// Case 11a, the same class: a line far longer than any move is refused without
+/// being kept in memory, and the game goes on.
+#[test]
+fn case_11a_an_endless_line_in_play_is_refused_and_asked_again() {
+    let mut input = "7".repeat(3 << 20);
+    input.push_str("\n1\n4\n2\n5\n3\n");
+    let o = ply_stdin(
+        &["play", "tictactoe", "--first", "human", "--second", "human"],
+        &input,
+    );
+    let out = stdout(&o);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        out.contains("not a move: the line is longer than 4096 bytes"),
+        "{}",
+        out
+    );
+    assert_eq!(out.matches("longer than").count(), 1);
+    assert!(out.contains("result: X wins"), "{}", out);
+}
+
 /// Case 11b: `help` and `?` explain how to move instead of being taken as moves.
 #[test]
 fn case_11b_help_and_question_mark_explain_how_to_move() {
@@ -701,7 +722,7 @@ fn case_11b_help_and_question_mark_explain_how_to_move() {
 /// Case 11c: `quit`, `exit` and the end of input (Ctrl-D) say goodbye and exit 0.
 #[test]
 fn case_11c_quit_exit_and_end_of_input_say_goodbye() {
-    for input in ["quit\n", "exit\n", "5\n", ""] {
+    for input in ["quit\n", "exit\n", "Quit\n", "5\n", ""] {
         let o = ply_stdin(
             &["play", "tictactoe", "--first", "human", "--second", "human"],
             input,

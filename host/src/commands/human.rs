@@ -3,10 +3,12 @@
 //! * a move in the game's notation: played if legal, otherwise refused with the
 //!   reason and asked again;
 //! * `moves`: the legal moves; `help` or `?`: the legal moves and how to type one;
-//! * `quit`, `exit` or the end of input (Ctrl-D): goodbye, the game is left;
-//! * a line that is not UTF-8 text: refused, and asked again.
+//! * `quit`, `exit` or the end of input (Ctrl-D): goodbye, the game is left (the
+//!   words in any case);
+//! * a line that is not UTF-8 text, or longer than [`MAX_LINE`] bytes: refused, and
+//!   asked again.
 
-use std::io::{BufRead, Write};
+use std::io::{BufRead, Read, Write};
 
 use crate::games::HostGame;
 use crate::position::move_texts;
@@ -38,14 +40,28 @@ pub fn ask_move<G: HostGame>(
         )
         .map_err(io)?;
         out.flush().map_err(io)?;
+        let read = |e: std::io::Error| format!("cannot read input: {}", e);
+        // At most MAX_LINE bytes are kept: a line without end costs no memory.
         let mut bytes = Vec::new();
-        let n = input
+        let n = (&mut *input)
+            .take(MAX_LINE as u64)
             .read_until(b'\n', &mut bytes)
-            .map_err(|e| format!("cannot read input: {}", e))?;
+            .map_err(read)?;
         if n == 0 {
             // End of input (Ctrl-D): a normal way to leave.
             writeln!(out, "\ngoodbye: the game is left unfinished").map_err(io)?;
             return Ok(Reply::Quit);
+        }
+        if n == MAX_LINE && bytes.last() != Some(&b'\n') {
+            skip_line(input).map_err(read)?;
+            writeln!(
+                out,
+                "not a move: the line is longer than {} bytes; type a move such as {}",
+                MAX_LINE,
+                example(game)
+            )
+            .map_err(io)?;
+            continue;
         }
         let Ok(line) = String::from_utf8(bytes) else {
             writeln!(
@@ -57,7 +73,7 @@ pub fn ask_move<G: HostGame>(
             continue;
         };
         let text = line.trim();
-        match text {
+        match text.to_ascii_lowercase().as_str() {
             "" => continue,
             "quit" | "exit" => {
                 writeln!(out, "goodbye: the game is left unfinished").map_err(io)?;
@@ -86,6 +102,29 @@ pub fn ask_move<G: HostGame>(
                 Err(e) => writeln!(out, "{}", e).map_err(io)?,
                 Ok(next) => return Ok(Reply::Moved(next)),
             },
+        }
+    }
+}
+
+/// The longest input line read as a move, in bytes; longer lines are refused.
+pub const MAX_LINE: usize = 4096;
+
+/// Reads and drops the rest of the current line (up to and including its newline).
+fn skip_line(input: &mut dyn BufRead) -> std::io::Result<()> {
+    loop {
+        let buf = input.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(());
+        }
+        match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => {
+                input.consume(i + 1);
+                return Ok(());
+            }
+            None => {
+                let n = buf.len();
+                input.consume(n);
+            }
         }
     }
 }
