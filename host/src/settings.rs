@@ -7,7 +7,7 @@
 //!
 //! | variable | accepted |
 //! |---|---|
-//! | `PLY_TABLES_DIR` | a directory (not empty: unset it for the default) |
+//! | `PLY_TABLES_DIR` | a directory, or a path where one can be made (not empty: unset it for the default) |
 //! | `PLY_KALAH_TABLE_SEEDS` | 0 to 126 ([`MAX_TABLE_SEEDS`]) |
 //! | `PLY_HASH_MB` | 1 to 1048576, and no more than the machine's memory |
 //! | `PLY_THREADS` | 1 to [`max_threads`] |
@@ -226,7 +226,18 @@ pub fn environment_from(get: impl Fn(&str) -> Option<OsString>) -> Result<Enviro
                     .into(),
             )
         }
-        Some(d) => Some(PathBuf::from(d)),
+        Some(d) => {
+            let dir = PathBuf::from(d);
+            // Missing is fine (it is made when tables are saved); a file is not.
+            if dir.exists() && !dir.is_dir() {
+                return Err(format!(
+                    "PLY_TABLES_DIR={} is not a directory: expected a directory for the \
+                     endgame tables",
+                    quote(&dir.to_string_lossy())
+                ));
+            }
+            Some(dir)
+        }
     };
     let table_seeds =
         number("PLY_KALAH_TABLE_SEEDS", 0, u64::from(MAX_TABLE_SEEDS), "")?.map(|n| n as u32);
@@ -352,6 +363,11 @@ mod tests {
                 "expected a whole number 0 to 126",
             ),
             ("PLY_TABLES_DIR", "", "PLY_TABLES_DIR is empty"),
+            (
+                "PLY_TABLES_DIR",
+                "Cargo.toml",
+                "PLY_TABLES_DIR='Cargo.toml' is not a directory",
+            ),
         ] {
             let e = env(&[(name, value)]).unwrap_err();
             assert!(e.contains(needle), "{}={:?}: {}", name, value, e);

@@ -487,6 +487,12 @@ fn case(rng: &mut Rng, out_dir: &Path) -> (Vec<String>, Vec<(String, String)>) {
             env.push((name.to_string(), rng.pick(ENV_VALUES).to_string()));
         }
     }
+    if rng.chance(3) {
+        // In place of the scratch table directory: empty, or a file.
+        let file = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
+        let dir = if rng.chance(50) { "" } else { file };
+        env.push(("PLY_TABLES_DIR".to_string(), dir.to_string()));
+    }
     (args, env)
 }
 
