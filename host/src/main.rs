@@ -463,13 +463,20 @@ fn main() -> ExitCode {
                     ExitCode::from(2)
                 };
             }
-            // One line: clap's first line names the problem.
+            // One line: clap's first paragraph names the problem (and, for missing
+            // arguments, lists them on the lines after the first).
             let text = e.render().to_string();
-            let first = text
+            let first: Vec<&str> = text
                 .lines()
-                .find(|l| !l.trim().is_empty())
-                .unwrap_or("bad arguments");
-            error_line(first.trim());
+                .map(str::trim)
+                .skip_while(|l| l.is_empty())
+                .take_while(|l| !l.is_empty())
+                .collect();
+            if first.is_empty() {
+                error_line("error: bad arguments");
+            } else {
+                error_line(&first.join(" "));
+            }
             return ExitCode::from(2);
         }
     };

@@ -582,6 +582,21 @@ fn one_error_status(o: &Output, what: &str) -> String {
     lines[0].to_string()
 }
 
+/// The same class as case 8: a usage error names what is wrong on its one line
+/// (missing arguments used to be cut to "were not provided:").
+#[test]
+fn case_08_usage_errors_name_the_missing_arguments_on_one_line() {
+    let o = ply(&["search"]);
+    let line = one_error_status(&o, "search");
+    assert_eq!(
+        line,
+        "error: the following required arguments were not provided: <GAME>"
+    );
+    let o = ply(&["tournament", "tictactoe", "--a", "depth=1"]);
+    let line = one_error_status(&o, "tournament");
+    assert!(line.ends_with("were not provided: --b <B>"), "{}", line);
+}
+
 /// Case 9: negative Halma weights work as a separate argument, as documented.
 #[test]
 fn case_09_negative_weights_are_accepted_as_a_separate_argument() {
