@@ -810,9 +810,8 @@ fn case_12_tictactoe_names_the_first_bad_character() {
         "b2\nquit\n",
     );
     assert!(
-        stdout(&o).contains(
-            "not a move 'b2': a move is a square number from 1 to 9: found 'b' at offset 0"
-        ),
+        stdout(&o)
+            .contains("not a move: a move is a square number from 1 to 9: found 'b' at offset 0"),
         "{}",
         stdout(&o)
     );

@@ -12,7 +12,6 @@ use std::io::{BufRead, Read, Write};
 
 use crate::games::HostGame;
 use crate::position::move_texts;
-use crate::quote::quote;
 
 /// What the human chose.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -97,7 +96,7 @@ pub fn ask_move<G: HostGame>(
             _ => {}
         }
         match game.parse_move(text) {
-            Err(e) => writeln!(out, "not a move {}: {}", quote(text), e).map_err(io)?,
+            Err(e) => writeln!(out, "not a move: {}", e).map_err(io)?,
             Ok(mv) => match game.play(mv) {
                 Err(e) => writeln!(out, "{}", e).map_err(io)?,
                 Ok(next) => return Ok(Reply::Moved(next)),
