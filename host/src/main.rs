@@ -52,7 +52,7 @@ enum Command {
         /// One line per root move.
         #[arg(long)]
         divide: bool,
-        /// Count on this many threads.
+        /// Count on this many threads (1 to 64 per core, at most 1024).
         #[arg(long, default_value_t = 1)]
         threads: usize,
         /// Count capture paths with the same origin, destination and captured
@@ -82,7 +82,7 @@ enum Command {
         /// parallel strategy: toplevel, chunked, ybwc, lazysmp, abdada.
         #[arg(long, default_value = "engine")]
         algo: String,
-        /// Threads for the parallel strategies.
+        /// Threads for the parallel strategies (1 to 64 per core, at most 1024).
         #[arg(long, default_value_t = 1)]
         threads: usize,
         /// ybwc: split at nodes with at least this many plies left (default: depth - 3, at least 2).
@@ -92,7 +92,7 @@ enum Command {
         /// -2.5,1,1,1).
         #[arg(long, allow_hyphen_values = true)]
         eval: Option<String>,
-        /// Transposition table size in MiB.
+        /// Transposition table size in MiB (1 to 65536, within the free memory).
         #[arg(long, default_value_t = 64)]
         hash_mb: usize,
         /// Print the moves in this notation (checkers: pdn or calgary).
@@ -141,7 +141,7 @@ enum Command {
         /// Strategies, comma-separated: minimax, alphabeta, toplevel, chunked, ybwc, lazysmp, abdada.
         #[arg(long, default_value = "alphabeta,toplevel,chunked,ybwc,lazysmp,abdada")]
         algo: String,
-        /// Thread counts, comma-separated.
+        /// Thread counts, comma-separated, each 1 to 64 per core, at most 1024.
         #[arg(long, default_value = "1,2")]
         threads: String,
         /// Runs per configuration (the table shows the median and the spread).
@@ -154,10 +154,11 @@ enum Command {
         /// ybwc: split at nodes with at least this many plies left.
         #[arg(long)]
         parallel_depth: Option<u32>,
-        /// Lazy SMP shared table size in MiB.
+        /// Lazy SMP shared table size in MiB (1 to 65536, within the free memory).
         #[arg(long, default_value_t = 16)]
         hash_mb: usize,
-        /// Draw speedup against threads into this SVG file.
+        /// Draw speedup against threads into this SVG file (checked writable before
+        /// the bench runs, written whole at the end).
         #[arg(long)]
         plot: Option<std::path::PathBuf>,
     },
@@ -183,10 +184,12 @@ enum Command {
         /// Round robin: games per pair (seed 003: 2).
         #[arg(long, default_value_t = 2, requires = "strategies")]
         games_per_pair: u32,
-        /// Round robin: games played in parallel (default: all cores).
+        /// Round robin: games played in parallel (default: all cores; at most 64 per
+        /// core and 1024).
         #[arg(long, requires = "strategies")]
         threads: Option<usize>,
-        /// Round robin: write one CSV line per game to this file.
+        /// Round robin: write one CSV line per game to this file (checked writable
+        /// before the games, written whole at the end).
         #[arg(long, requires = "strategies")]
         results: Option<String>,
         /// Round robin: search with plain minimax instead of alpha-beta.
