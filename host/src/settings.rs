@@ -125,10 +125,15 @@ pub fn output_file(path: &Path, setting: &str) -> Result<(), String> {
     };
     if !parent.is_dir() {
         return Err(format!(
-            "{} {}: the directory {} does not exist",
+            "{} {}: {} {}",
             setting,
             shown,
-            quote(&parent.to_string_lossy())
+            quote(&parent.to_string_lossy()),
+            if parent.exists() {
+                "is not a directory"
+            } else {
+                "does not exist (the directory must be there already)"
+            }
         ));
     }
     crate::interrupt::PendingFile::create(path)
@@ -413,6 +418,8 @@ mod tests {
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
         let e = output_file(&dir.join("no/x.svg"), "--plot").unwrap_err();
         assert!(e.contains("does not exist"), "{}", e);
+        let e = output_file(Path::new("Cargo.toml/x.svg"), "--plot").unwrap_err();
+        assert!(e.contains("'Cargo.toml' is not a directory"), "{}", e);
         let e = output_file(&dir, "--plot").unwrap_err();
         assert!(e.contains("is a directory"), "{}", e);
         assert!(output_file(Path::new(""), "--plot")
