@@ -478,7 +478,8 @@ fn main() -> ExitCode {
             if first.is_empty() {
                 error_line("error: bad arguments");
             } else {
-                error_line(&first.join(" "));
+                // clap quotes a bad value whole: shorten it like ply's own errors.
+                error_line(&ply_host::quote::shorten_quoted(&first.join(" ")));
             }
             return ExitCode::from(2);
         }

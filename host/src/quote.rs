@@ -20,6 +20,30 @@ pub fn quote(text: &str) -> String {
     }
 }
 
+/// `line` with every `'…'`-quoted part longer than [`EXCERPT_CHARS`] characters
+/// replaced by its [`quote`]: for messages written by others (the argument parser's),
+/// which quote a value whole.
+pub fn shorten_quoted(line: &str) -> String {
+    let mut out = String::with_capacity(line.len().min(1024));
+    let mut rest = line;
+    while let Some(open) = rest.find('\'') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        match after.find('\'') {
+            Some(close) => {
+                out.push_str(&quote(&after[..close]));
+                rest = &after[close + 1..];
+            }
+            None => {
+                rest = &rest[open..];
+                break;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 /// `line` if it has at most [`MAX_LINE_CHARS`] characters; otherwise its start and
 /// its end (where the reason usually is) with `…` between them.
 pub fn cap_line(line: &str) -> String {
@@ -57,6 +81,24 @@ mod tests {
             quote(&wide),
             format!("'{}…' (100 characters)", "é".repeat(60))
         );
+    }
+
+    #[test]
+    fn quoted_parts_of_others_messages_are_shortened() {
+        let long = "9".repeat(1000);
+        let line = format!(
+            "error: invalid value '{}' for '--depth <DEPTH>': too large",
+            long
+        );
+        assert_eq!(
+            shorten_quoted(&line),
+            format!(
+                "error: invalid value '{}…' (1000 characters) for '--depth <DEPTH>': too large",
+                "9".repeat(60)
+            )
+        );
+        assert_eq!(shorten_quoted("it's 'short'"), "it's 'short'");
+        assert_eq!(shorten_quoted("no quotes"), "no quotes");
     }
 
     #[test]

@@ -558,6 +558,16 @@ fn case_08_error_lines_quote_at_most_an_excerpt() {
             line.len()
         );
     }
+    // The argument parser's own message quotes the value as an excerpt too.
+    let line = one_error_status(&ply(&["perft", "tictactoe", &depth]), "perft");
+    assert!(
+        line.starts_with(&format!(
+            "error: invalid value '{}…' (131000 characters) for '<DEPTH>'",
+            "9".repeat(60)
+        )),
+        "{}",
+        line
+    );
 }
 
 /// Like [`one_error`], for any failure status (clap's usage errors exit with 2).
