@@ -56,7 +56,7 @@ pub fn finish() -> Result<(), String> {
     std::io::stdout().lock().flush().map_err(record)
 }
 
-/// Like `print!`, to standard output through [`write`]: returns
+/// Like `print!`, to standard output through [`write()`]: returns
 /// `Result<(), String>` instead of panicking when the write fails.
 #[macro_export]
 macro_rules! out {
@@ -65,7 +65,7 @@ macro_rules! out {
     };
 }
 
-/// Like `println!`, to standard output through [`write_line`]: returns
+/// Like `println!`, to standard output through [`write_line()`]: returns
 /// `Result<(), String>` instead of panicking when the write fails.
 #[macro_export]
 macro_rules! outln {
