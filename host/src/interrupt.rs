@@ -26,7 +26,7 @@ pub fn install() -> Result<(), String> {
     ctrlc::set_handler(|| {
         remove_pending();
         // A progress line may be open on a terminal: end it first.
-        eprintln!("\ninterrupted");
+        crate::errln!("\ninterrupted");
         std::process::exit(INTERRUPTED_STATUS);
     })
     .map_err(|e| format!("cannot install the Ctrl-C handler: {}", e))

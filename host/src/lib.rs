@@ -10,8 +10,11 @@ pub mod commands;
 pub mod games;
 pub mod interrupt;
 pub mod memory;
+pub mod output;
 pub mod parallel;
 pub mod position;
+pub mod quote;
+pub mod settings;
 pub mod spec;
 
 pub use games::HostGame;

@@ -52,7 +52,7 @@ enum Command {
         /// One line per root move.
         #[arg(long)]
         divide: bool,
-        /// Count on this many threads.
+        /// Count on this many threads (1 to 64 per core, at most 1024).
         #[arg(long, default_value_t = 1)]
         threads: usize,
         /// Count capture paths with the same origin, destination and captured
@@ -82,16 +82,18 @@ enum Command {
         /// parallel strategy: toplevel, chunked, ybwc, lazysmp, abdada.
         #[arg(long, default_value = "engine")]
         algo: String,
-        /// Threads for the engine and the parallel strategies.
+        /// Threads for the engine and the parallel strategies (1 to 64 per core, at
+        /// most 1024).
         #[arg(long, default_value_t = 1)]
         threads: usize,
         /// ybwc: split at nodes with at least this many plies left (default: depth - 3, at least 2).
         #[arg(long)]
         parallel_depth: Option<u32>,
-        /// The evaluation (game-specific names).
-        #[arg(long)]
+        /// The evaluation (game-specific names; Halma also takes weights such as
+        /// -2.5,1,1,1).
+        #[arg(long, allow_hyphen_values = true)]
         eval: Option<String>,
-        /// Transposition table size in MiB.
+        /// Transposition table size in MiB (1 to 65536, within the free memory).
         #[arg(long, default_value_t = 64)]
         hash_mb: usize,
         /// Print the moves in this notation (checkers: pdn or calgary).
@@ -120,8 +122,9 @@ enum Command {
         position: Option<String>,
         #[command(flatten)]
         budget: BudgetArgs,
-        /// The AI's evaluation (game-specific names).
-        #[arg(long)]
+        /// The AI's evaluation (game-specific names; Halma also takes weights such
+        /// as -2.5,1,1,1).
+        #[arg(long, allow_hyphen_values = true)]
         eval: Option<String>,
         /// Adjudicate a draw after this many plies (0: never).
         #[arg(long, default_value_t = 0)]
@@ -143,22 +146,24 @@ enum Command {
         /// Strategies, comma-separated: minimax, alphabeta, toplevel, chunked, ybwc, lazysmp, abdada.
         #[arg(long, default_value = "alphabeta,toplevel,chunked,ybwc,lazysmp,abdada")]
         algo: String,
-        /// Thread counts, comma-separated.
+        /// Thread counts, comma-separated, each 1 to 64 per core, at most 1024.
         #[arg(long, default_value = "1,2")]
         threads: String,
         /// Runs per configuration (the table shows the median and the spread).
         #[arg(long, default_value_t = 5)]
         runs: usize,
-        /// The evaluation (game-specific names).
-        #[arg(long)]
+        /// The evaluation (game-specific names; Halma also takes weights such as
+        /// -2.5,1,1,1).
+        #[arg(long, allow_hyphen_values = true)]
         eval: Option<String>,
         /// ybwc: split at nodes with at least this many plies left.
         #[arg(long)]
         parallel_depth: Option<u32>,
-        /// Lazy SMP shared table size in MiB.
+        /// Lazy SMP shared table size in MiB (1 to 65536, within the free memory).
         #[arg(long, default_value_t = 16)]
         hash_mb: usize,
-        /// Draw speedup against threads into this SVG file.
+        /// Draw speedup against threads into this SVG file (checked writable before
+        /// the bench runs, written whole at the end).
         #[arg(long)]
         plot: Option<std::path::PathBuf>,
     },
@@ -176,7 +181,7 @@ enum Command {
         /// Halma round robin: evaluations (s1..s8, racer, manhattan) separated by
         /// commas, or by ';' when explicit weights m1,m2,m3,m4 are among them; every
         /// pair plays --games-per-pair games, colours alternating.
-        #[arg(long, conflicts_with_all = ["a", "b"])]
+        #[arg(long, conflicts_with_all = ["a", "b"], allow_hyphen_values = true)]
         strategies: Option<String>,
         /// Round robin: search depth (plain alpha-beta, as seed 003).
         #[arg(long, default_value_t = 2, requires = "strategies")]
@@ -186,9 +191,11 @@ enum Command {
         games_per_pair: u32,
         /// Search threads of each AI (default: every core; a config's `threads=N`
         /// overrides it); round robin: games played in parallel (default: all cores).
+        /// At most 64 per core and 1024.
         #[arg(long)]
         threads: Option<usize>,
-        /// Round robin: write one CSV line per game to this file.
+        /// Round robin: write one CSV line per game to this file (checked writable
+        /// before the games, written whole at the end).
         #[arg(long, requires = "strategies")]
         results: Option<String>,
         /// Round robin: search with plain minimax instead of alpha-beta.
@@ -211,7 +218,61 @@ enum Command {
 
 const MAX_PERFT_DEPTH: u32 = 64;
 
+/// Checks every setting of the command line and the environment before any work:
+/// sizes and thread counts in range and affordable, output files writable
+/// ([`ply_host::settings`]).
+fn check_settings(command: &Command) -> Result<(), String> {
+    use ply_host::settings;
+    settings::environment()?;
+    match command {
+        Command::Perft { threads, .. } => {
+            settings::threads(*threads, "--threads")?;
+        }
+        Command::Search {
+            threads,
+            hash_mb,
+            budget,
+            ..
+        } => {
+            settings::threads(*threads, "--threads")?;
+            settings::hash_mb(*hash_mb, "--hash-mb")?;
+            if let Some(t) = budget.time {
+                settings::seconds(t, "--time")?;
+            }
+        }
+        Command::Play {
+            budget, threads, ..
+        } => {
+            if let Some(t) = budget.time {
+                settings::seconds(t, "--time")?;
+            }
+            if let Some(n) = threads {
+                settings::threads(*n, "--threads")?;
+            }
+        }
+        Command::Bench { hash_mb, plot, .. } => {
+            settings::hash_mb(*hash_mb, "--hash-mb")?;
+            if let Some(path) = plot {
+                settings::output_file(path, "--plot")?;
+            }
+        }
+        Command::Tournament {
+            threads, results, ..
+        } => {
+            if let Some(n) = threads {
+                settings::threads(*n, "--threads")?;
+            }
+            if let Some(path) = results {
+                settings::output_file(std::path::Path::new(path), "--results")?;
+            }
+        }
+        Command::Moves { .. } | Command::Solve { .. } => {}
+    }
+    Ok(())
+}
+
 fn run(cli: Cli) -> Result<(), String> {
+    check_settings(&cli.command)?;
     match cli.command {
         Command::Perft {
             game,
@@ -263,28 +324,23 @@ fn run(cli: Cli) -> Result<(), String> {
             threads,
             parallel_depth,
             notation,
-        } => {
-            if hash_mb > 1 << 16 {
-                return Err(format!("--hash-mb {} is too large: at most 65536", hash_mb));
-            }
-            with_game(
-                &game,
-                search::Search {
-                    position: pos.position,
-                    after: pos.after,
-                    depth: budget.depth,
-                    time: budget.time,
-                    nodes: budget.nodes,
-                    algo,
-                    eval,
-                    hash_mb,
-                    threads,
-                    parallel_depth,
-                    notation,
-                },
-            )
-            .map(drop)
-        }
+        } => with_game(
+            &game,
+            search::Search {
+                position: pos.position,
+                after: pos.after,
+                depth: budget.depth,
+                time: budget.time,
+                nodes: budget.nodes,
+                algo,
+                eval,
+                hash_mb,
+                threads,
+                parallel_depth,
+                notation,
+            },
+        )
+        .map(drop),
         Command::Bench {
             game,
             pos,
@@ -296,27 +352,22 @@ fn run(cli: Cli) -> Result<(), String> {
             parallel_depth,
             hash_mb,
             plot,
-        } => {
-            if hash_mb > 1 << 16 {
-                return Err(format!("--hash-mb {} is too large: at most 65536", hash_mb));
-            }
-            with_game(
-                &game,
-                bench::Bench {
-                    position: pos.position,
-                    after: pos.after,
-                    depth,
-                    algos: bench::parse_algos(&algo)?,
-                    threads: bench::parse_threads(&threads)?,
-                    runs,
-                    eval,
-                    parallel_depth,
-                    hash_mb,
-                    plot,
-                },
-            )
-            .map(drop)
-        }
+        } => with_game(
+            &game,
+            bench::Bench {
+                position: pos.position,
+                after: pos.after,
+                depth,
+                algos: bench::parse_algos(&algo)?,
+                threads: bench::parse_threads(&threads)?,
+                runs,
+                eval,
+                parallel_depth,
+                hash_mb,
+                plot,
+            },
+        )
+        .map(drop),
         Command::Solve { game, pos } => with_game(
             &game,
             solve::Solve {
@@ -402,6 +453,14 @@ fn run(cli: Cli) -> Result<(), String> {
     }
 }
 
+/// An error line: one line ([`ply_host::interrupt::one_line`]) of at most
+/// [`ply_host::quote::MAX_LINE_CHARS`] characters, written to standard error (a
+/// failure to write it is ignored: there is nowhere left to report it).
+fn error_line(text: &str) {
+    let line = ply_host::quote::cap_line(&ply_host::interrupt::one_line(text));
+    ply_host::errln!("{}", line);
+}
+
 fn main() -> ExitCode {
     // `ply play` counts its first move's time from here.
     ply_host::clock::process_start();
@@ -410,33 +469,48 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             use clap::error::ErrorKind;
-            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
-                let _ = e.print();
-                return ExitCode::SUCCESS;
+            let help = matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion);
+            if help || e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                // Help asked for goes to standard output: a failed write is an error.
+                if let Err(io) = e.print() {
+                    error_line(&format!("error: cannot write output: {}", io));
+                    return ExitCode::FAILURE;
+                }
+                return if help {
+                    ExitCode::SUCCESS
+                } else {
+                    ExitCode::from(2)
+                };
             }
-            if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-                let _ = e.print();
-                return ExitCode::from(2);
-            }
-            // One line: clap's first line names the problem.
+            // One line: clap's first paragraph names the problem (and, for missing
+            // arguments, lists them on the lines after the first).
             let text = e.render().to_string();
-            let first = text
+            let first: Vec<&str> = text
                 .lines()
-                .find(|l| !l.trim().is_empty())
-                .unwrap_or("bad arguments");
-            eprintln!("{}", ply_host::interrupt::one_line(first.trim()));
+                .map(str::trim)
+                .skip_while(|l| l.is_empty())
+                .take_while(|l| !l.is_empty())
+                .collect();
+            if first.is_empty() {
+                error_line("error: bad arguments");
+            } else {
+                // clap quotes a bad value whole: shorten it like ply's own errors.
+                error_line(&ply_host::quote::shorten_quoted(&first.join(" ")));
+            }
             return ExitCode::from(2);
         }
     };
     // Ctrl-C: remove result files being written, then exit with status 130.
     if let Err(msg) = ply_host::interrupt::install() {
-        eprintln!("error: {}", msg);
+        error_line(&format!("error: {}", msg));
         return ExitCode::FAILURE;
     }
-    match run(cli) {
+    // Every line of output went through ply_host::output: a failed write is one error
+    // line, whether the command saw it or not.
+    match run(cli).and_then(|()| ply_host::output::finish()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(msg) => {
-            eprintln!("error: {}", ply_host::interrupt::one_line(&msg));
+            error_line(&format!("error: {}", msg));
             ExitCode::FAILURE
         }
     }

@@ -40,10 +40,7 @@ pub fn zeroed_atomic_words(len: usize, what: &str) -> Result<Vec<AtomicU64>, Str
 /// limit (the search's). With transparent huge pages in `madvise` mode the kernel may
 /// compact memory synchronously when an advised page is first touched, which stalled
 /// first moves by tens of milliseconds here; ordinary pages fault in a microsecond.
-pub fn zeroed_atomic_words_small_pages(
-    len: usize,
-    what: &str,
-) -> Result<Vec<AtomicU64>, String> {
+pub fn zeroed_atomic_words_small_pages(len: usize, what: &str) -> Result<Vec<AtomicU64>, String> {
     if len == 0 {
         return Ok(Vec::new());
     }
@@ -100,12 +97,41 @@ fn mib(bytes: u64) -> String {
     format!("{} MiB", bytes.div_ceil(1 << 20))
 }
 
+/// A line of Linux's `/proc/meminfo` (`MemTotal`, `MemAvailable`) in bytes, if it
+/// can be read.
+fn meminfo(key: &str) -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.split(':').next() == Some(key))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib.saturating_mul(1024))
+}
+
 /// The machine's memory in bytes (Linux's `MemTotal`), if it can be read.
 fn total_memory() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
+    meminfo("MemTotal")
+}
+
+/// Refuses `bytes` for `what` (a setting, named in the error) when it is more than
+/// the machine's memory: for tables touched only as they are used.
+pub fn check_total(bytes: u64, what: &str) -> Result<(), String> {
+    check_fits(bytes, what)
+}
+
+/// Refuses `bytes` for `what` (a setting, named in the error) when it is more than
+/// the memory free now (Linux's `MemAvailable`, else the machine's memory): for
+/// tables filled when they are made, which would otherwise fail to allocate or be
+/// killed while being filled.
+pub fn check_available(bytes: u64, what: &str) -> Result<(), String> {
+    match meminfo("MemAvailable") {
+        Some(free) if bytes > free => Err(format!(
+            "{} would take {}, more than the {} of memory free on this machine",
+            what,
+            mib(bytes),
+            mib(free)
+        )),
+        Some(_) => Ok(()),
+        None => check_fits(bytes, what),
+    }
 }
 
 /// Refuses a table larger than the machine's memory with an error naming it (an

@@ -2,6 +2,8 @@
 
 use ply_core::Game;
 
+use crate::quote::quote;
+
 /// The start position under `rules`, or `position` parsed, then each move of
 /// `after` validated and played. Errors name the offending input.
 pub fn setup<G: Game>(
@@ -10,14 +12,13 @@ pub fn setup<G: Game>(
     after: &[String],
 ) -> Result<G, String> {
     let mut game = match position {
-        Some(text) => {
-            G::parse_position(rules, text).map_err(|e| format!("bad position '{}': {}", text, e))?
-        }
+        Some(text) => G::parse_position(rules, text)
+            .map_err(|e| format!("bad position {}: {}", quote(text), e))?,
         None => G::start(rules),
     };
     for (i, text) in after.iter().enumerate() {
         game = play_text(&game, text)
-            .map_err(|e| format!("--after move {} '{}': {}", i + 1, text, e))?;
+            .map_err(|e| format!("--after move {} {}: {}", i + 1, quote(text), e))?;
     }
     Ok(game)
 }

@@ -46,15 +46,20 @@ pub fn with_game<C: GameCommand>(spec: &str, cmd: C) -> Result<C::Output, String
             }
         }
         _ => Err(format!(
-            "unknown game '{}': expected one of {}",
-            name,
+            "unknown game {}: expected one of {}",
+            crate::quote::quote(name),
             GAMES.join(", ")
         )),
     }
 }
 
 fn run<G: HostGame, C: GameCommand>(spec: &str, params: &str, cmd: C) -> Result<C::Output, String> {
-    let rules = G::parse_rules(params)
-        .map_err(|e| format!("bad parameters in game spec '{}': {}", spec, e))?;
+    let rules = G::parse_rules(params).map_err(|e| {
+        format!(
+            "bad parameters in game spec {}: {}",
+            crate::quote::quote(spec),
+            e
+        )
+    })?;
     cmd.run::<G>(rules)
 }

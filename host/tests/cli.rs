@@ -256,14 +256,17 @@ fn bad_input_gives_one_line_and_a_failing_status() {
     }
 }
 
+/// The end of input (Ctrl-D) is a normal way to leave a game (issue 17): goodbye,
+/// status 0, no error and no panic. It used to be an error.
 #[test]
-fn human_input_ending_early_is_an_error_not_a_panic() {
+fn human_input_ending_early_says_goodbye_not_a_panic() {
     let o = ply_stdin(
         &["play", "tictactoe", "--first", "human", "--second", "human"],
         "5\n",
     );
-    assert!(!o.status.success());
-    assert!(stderr(&o).contains("standard input closed"));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("goodbye: the game is left unfinished"));
 }
 
 #[test]

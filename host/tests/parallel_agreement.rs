@@ -599,8 +599,7 @@ fn ybwc_searches_the_eldest_brother_before_any_young_brother() {
                     parallel_depth: Some(parallel_depth),
                     ..Options::threads(threads)
                 };
-                let r =
-                    parallel::ybwc::search(&start, 2, &eval, threads, parallel_depth).unwrap();
+                let r = parallel::ybwc::search(&start, 2, &eval, threads, parallel_depth).unwrap();
                 assert_eq!(r.value, alphabeta(&start, 2, &random).value);
                 let log = log.into_inner().unwrap();
                 let eldest = log.iter().take_while(|(x, _)| *x == eldest_x).count();

@@ -261,18 +261,24 @@ impl Game for TicTacToe {
 
     fn parse_move(&self, text: &str) -> Result<Square, ParseError> {
         let t = text.trim();
+        // Offsets are in `text` as given, leading blanks included.
+        let lead = text.len() - text.trim_start().len();
         let mut chars = t.char_indices();
         match (chars.next(), chars.next()) {
             (Some((_, c @ '1'..='9')), None) => Ok(Square(c as u8 - b'1')),
-            (Some((i, c)), None) => Err(ParseError::at_char(
-                "a move is a square number from 1 to 9",
-                i,
+            (None, _) => Err(ParseError::new("empty move: expected a square 1 to 9", 0)),
+            // A digit and more: the second character is the bad one.
+            (Some((_, '1'..='9')), Some((i, c))) => Err(ParseError::at_char(
+                "a move is a single digit 1 to 9",
+                lead + i,
                 c,
             )),
-            (None, _) => Err(ParseError::new("empty move: expected a square 1 to 9", 0)),
-            (Some(_), Some((i, c))) => {
-                Err(ParseError::at_char("a move is a single digit 1 to 9", i, c))
-            }
+            // Otherwise the first is: `b2` and `help` are named at their first.
+            (Some((i, c)), _) => Err(ParseError::at_char(
+                "a move is a square number from 1 to 9",
+                lead + i,
+                c,
+            )),
         }
     }
 

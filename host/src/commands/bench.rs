@@ -72,7 +72,15 @@ pub struct BenchRow {
 pub fn parse_algos(text: &str) -> Result<Vec<Algo>, String> {
     let algos = text
         .split(',')
-        .map(|s| s.trim().parse::<Algo>())
+        .map(|s| {
+            s.trim().parse::<Algo>().map_err(|_| {
+                format!(
+                    "unknown strategy {} in --algo: expected one of {}",
+                    crate::quote::quote(s.trim()),
+                    Algo::ALL.map(Algo::name).join(", ")
+                )
+            })
+        })
         .collect::<Result<Vec<_>, _>>()?;
     if algos.is_empty() {
         return Err("--algo needs at least one strategy".into());
@@ -86,10 +94,14 @@ pub fn parse_threads(text: &str) -> Result<Vec<usize>, String> {
         .map(|s| {
             let s = s.trim();
             match s.parse::<usize>() {
-                Ok(n) if (1..=1024).contains(&n) => Ok(n),
+                Ok(n) if (1..=crate::settings::max_threads()).contains(&n) => Ok(n),
                 _ => Err(format!(
-                    "bad thread count '{s}' in --threads: expected whole numbers 1 to 1024, \
-                     comma-separated"
+                    "bad thread count {} in --threads: expected whole numbers 1 to {}, \
+                     comma-separated ({} per core of this machine, at most {})",
+                    crate::quote::quote(s),
+                    crate::settings::max_threads(),
+                    crate::settings::THREADS_PER_CORE,
+                    crate::settings::MAX_THREADS
                 )),
             }
         })
@@ -162,7 +174,7 @@ impl GameCommand for Bench {
 
         let (mut base_times, base_nodes, base_value) = measure(Algo::AlphaBeta, 1)?;
         let base = median(&mut base_times);
-        println!(
+        crate::outln!(
             "# {} depth {}, {} run{} per row, median (min-max); speedup over sequential \
              alpha-beta ({:.3} s, value {}); scaling: over the same strategy at 1 thread",
             G::NAME,
@@ -171,12 +183,12 @@ impl GameCommand for Bench {
             if self.runs == 1 { "" } else { "s" },
             base,
             base_value
-        );
-        println!(
+        )?;
+        crate::outln!(
             "| algo | threads | time (s) | spread (s) | speedup | efficiency | scaling | nodes \
              | nodes/s |"
-        );
-        println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+        )?;
+        crate::outln!("|---|---:|---:|---:|---:|---:|---:|---:|---:|")?;
         let mut rows = Vec::new();
         let mut one_thread: Vec<(Algo, f64)> = Vec::new();
         for &algo in &self.algos {
@@ -220,7 +232,7 @@ impl GameCommand for Bench {
                     nodes: nodes[nodes.len() / 2],
                     value,
                 };
-                println!(
+                crate::outln!(
                     "| {} | {} | {:.3} | {:.3}-{:.3} | {:.2} | {:.2} | {} | {} | {} |",
                     row.algo,
                     row.threads,
@@ -233,14 +245,14 @@ impl GameCommand for Bench {
                         .map_or_else(|| "-".to_string(), |x| format!("{x:.2}")),
                     row.nodes,
                     crate::commands::rate(row.nodes, row.median_s)
-                );
+                )?;
                 rows.push(row);
             }
         }
         if let Some(path) = &self.plot {
             plot(path, G::NAME, self.depth, &rows)
                 .map_err(|e| format!("cannot write the plot {}: {e}", path.display()))?;
-            println!("plot: {}", path.display());
+            crate::outln!("plot: {}", path.display())?;
         }
         Ok(rows)
     }

@@ -2,6 +2,7 @@
 //! [`crate::spec::with_game`].
 
 pub mod bench;
+pub mod human;
 pub mod moves;
 pub mod perft;
 pub mod play;

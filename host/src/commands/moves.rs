@@ -26,7 +26,7 @@ impl GameCommand for Moves {
             .map(|&m| game.move_in_notation(m, self.notation.as_deref()))
             .collect::<Result<Vec<_>, _>>()?;
         for m in &moves {
-            println!("{}", m);
+            crate::outln!("{}", m)?;
         }
         Ok(moves)
     }

@@ -43,7 +43,7 @@ impl GameCommand for Perft {
                 let lines = crate::parallel::perft::perft_divide(&game, self.depth, self.threads)
                     .map_err(err)?;
                 for &(mv, n) in &lines {
-                    println!("{}: {}", game.display_move(mv), n);
+                    crate::outln!("{}: {}", game.display_move(mv), n)?;
                 }
                 if self.depth == 0 {
                     1
@@ -55,15 +55,15 @@ impl GameCommand for Perft {
             }
         } else if self.divide {
             perft_divide(&game, self.depth, |mv, n| {
-                println!("{}: {}", game.display_move(mv), n)
+                let _ = crate::outln!("{}: {}", game.display_move(mv), n);
             })
         } else {
             perft_with_progress(&game, self.depth)
         };
         let s = t.elapsed().as_secs_f64();
-        println!("{}", total);
-        println!("time: {}", secs(s));
-        println!("leaves/s: {}", rate(total, s));
+        crate::outln!("{}", total)?;
+        crate::outln!("time: {}", secs(s))?;
+        crate::outln!("leaves/s: {}", rate(total, s))?;
         Ok(total)
     }
 }

@@ -11,7 +11,7 @@ use ply_core::Outcome;
 use crate::commands::player::{Ai, AiConfig, Budget};
 use crate::commands::secs;
 use crate::games::HostGame;
-use crate::position::{move_texts, setup};
+use crate::position::setup;
 use crate::spec::GameCommand;
 
 /// Who plays a side.
@@ -29,7 +29,10 @@ impl Controller {
         match s {
             "human" => Ok(Controller::Human),
             "ai" => Ok(Controller::Ai),
-            other => Err(format!("unknown player '{}': expected human or ai", other)),
+            other => Err(format!(
+                "unknown player {}: expected human or ai",
+                crate::quote::quote(other)
+            )),
         }
     }
 }
@@ -66,7 +69,8 @@ impl GameCommand for Play {
     }
 }
 
-/// The game loop, reading human moves from `input` and writing to `out`.
+/// The game loop, reading human moves from `input` and writing to `out`. Returns the
+/// outcome, or [`Outcome::Ongoing`] when a human left the game (`quit`, end of input).
 pub fn play_game<G: HostGame>(
     opts: &Play,
     rules: G::Rules,
@@ -135,37 +139,13 @@ pub fn play_game<G: HostGame>(
                 game = game.play(mv).map_err(|e| e.to_string())?;
                 turn_start = std::time::Instant::now();
             }
-            None => loop {
-                write!(out, "{} to move ('moves' lists them, 'quit' ends): ", name).map_err(io)?;
-                out.flush().map_err(io)?;
-                let mut line = String::new();
-                let n = input
-                    .read_line(&mut line)
-                    .map_err(|e| format!("cannot read input: {}", e))?;
-                if n == 0 {
-                    return Err("standard input closed before the game ended".into());
+            None => match crate::commands::human::ask_move(&game, name, input, out)? {
+                crate::commands::human::Reply::Moved(next) => {
+                    game = next;
+                    turn_start = std::time::Instant::now();
                 }
-                let text = line.trim();
-                match text {
-                    "" => continue,
-                    "quit" | "exit" => return Err("game abandoned by the player".into()),
-                    "moves" => {
-                        writeln!(out, "{}", move_texts(&game).join(" ")).map_err(io)?;
-                        continue;
-                    }
-                    _ => {}
-                }
-                match game.parse_move(text) {
-                    Err(e) => writeln!(out, "not a move: {}", e).map_err(io)?,
-                    Ok(mv) => match game.play(mv) {
-                        Err(e) => writeln!(out, "{}", e).map_err(io)?,
-                        Ok(next) => {
-                            game = next;
-                            turn_start = std::time::Instant::now();
-                            break;
-                        }
-                    },
-                }
+                // The player left: goodbye was said; the game is unfinished.
+                crate::commands::human::Reply::Quit => return Ok(Outcome::Ongoing),
             },
         }
         ply += 1;

@@ -58,8 +58,8 @@ impl GameCommand for Search {
         }
         let algo = self.algo.parse::<Algo>().map_err(|_| {
             format!(
-                "unknown algorithm '{}': expected {}",
-                self.algo,
+                "unknown algorithm {}: expected {}",
+                crate::quote::quote(&self.algo),
                 Algo::names()
             )
         })?;
@@ -104,7 +104,8 @@ impl GameCommand for Search {
         let start = std::time::Instant::now();
         let report = ai.choose(&game, &mut |r| {
             let pv: Vec<String> = pv_texts(&game, &r.pv, notation);
-            println!(
+            // A failed write is remembered and reported by the next line below.
+            let _ = crate::outln!(
                 "info depth {} value {} nodes {} time {} pv {}",
                 r.depth,
                 r.value,
@@ -118,17 +119,17 @@ impl GameCommand for Search {
             .best_move
             .map(|m| game.move_in_notation(m, notation))
             .transpose()?;
-        println!(
+        crate::outln!(
             "best move: {}",
             best.as_deref().unwrap_or("(none: the game is over)")
-        );
-        println!("value: {}", report.value);
-        println!("depth: {}", report.depth);
-        println!("pv: {}", pv_texts(&game, &report.pv, notation).join(" "));
-        println!("algo: {} threads: {}", algo, self.threads);
-        println!("nodes: {}", report.nodes);
-        println!("time: {}", secs(s));
-        println!("nodes/s: {}", rate(report.nodes, s));
+        )?;
+        crate::outln!("value: {}", report.value)?;
+        crate::outln!("depth: {}", report.depth)?;
+        crate::outln!("pv: {}", pv_texts(&game, &report.pv, notation).join(" "))?;
+        crate::outln!("algo: {} threads: {}", algo, self.threads)?;
+        crate::outln!("nodes: {}", report.nodes)?;
+        crate::outln!("time: {}", secs(s))?;
+        crate::outln!("nodes/s: {}", rate(report.nodes, s))?;
         Ok(SearchSummary {
             best_move: best,
             value: report.value,

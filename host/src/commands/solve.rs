@@ -21,28 +21,29 @@ impl GameCommand for Solve {
     fn run<G: HostGame>(self, rules: G::Rules) -> Result<SolveOutput, String> {
         let game: G = setup(rules, self.position.as_deref(), &self.after)?;
         let t = Instant::now();
-        let out = game.solve(&mut |line| eprintln!("{}", line))?;
-        println!("value: {}", out.value);
+        let out = game.solve(&mut |line| crate::errln!("{}", line))?;
+        crate::outln!("value: {}", out.value)?;
         let best: Vec<&str> = out
             .move_values
             .iter()
             .filter(|(_, v)| *v == out.value)
             .map(|(m, _)| m.as_str())
             .collect();
-        println!("best moves: {}", best.join(" "));
+        crate::outln!("best moves: {}", best.join(" "))?;
         for (m, v) in &out.move_values {
-            println!("move {}: {}", m, v);
+            crate::outln!("move {}: {}", m, v)?;
         }
         for (m, b) in &out.move_upper_bounds {
-            println!(
+            crate::outln!(
                 "move {}: <= {} (upper bound: exact value over the node budget)",
-                m, b
-            );
+                m,
+                b
+            )?;
         }
         for d in &out.details {
-            println!("{}", d);
+            crate::outln!("{}", d)?;
         }
-        println!("time: {}", secs(t.elapsed().as_secs_f64()));
+        crate::outln!("time: {}", secs(t.elapsed().as_secs_f64()))?;
         Ok(out)
     }
 }

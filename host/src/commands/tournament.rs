@@ -50,31 +50,63 @@ pub struct TournamentResult {
 
 /// Parses a CONFIG string for game `G`; `threads` unless it says `threads=N`.
 pub fn parse_config<G: HostGame>(text: &str, threads: usize) -> Result<AiConfig<G>, String> {
+    use crate::quote::quote;
     let (mut depth, mut time, mut nodes, mut eval, mut algo) =
         (None, None, None, None, Algo::Engine);
     let mut threads = threads;
-    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+    let parts: Vec<&str> = text
+        .split(',')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect();
+    if parts.is_empty() {
+        return Err(format!(
+            "empty config {}: expected key=value settings such as depth=4,eval=NAME",
+            quote(text)
+        ));
+    }
+    let mut seen: Vec<&str> = Vec::new();
+    for part in parts {
         let (k, v) = part
             .split_once('=')
-            .ok_or_else(|| format!("bad config item '{}': expected key=value", part))?;
-        let num = |what: &str| format!("bad {} '{}' in config '{}'", what, v, text);
+            .ok_or_else(|| format!("bad config item {}: expected key=value", quote(part)))?;
+        if seen.contains(&k) {
+            return Err(format!(
+                "key {} given twice in config {}: give each setting once",
+                quote(k),
+                quote(text)
+            ));
+        }
+        seen.push(k);
+        let num = |what: &str| format!("bad {} {} in config {}", what, quote(v), quote(text));
         match k {
             "depth" => depth = Some(v.parse::<u32>().map_err(|_| num("depth"))?),
-            "time" => time = Some(v.parse::<f64>().map_err(|_| num("time"))?),
+            "time" => {
+                let t = v.parse::<f64>().map_err(|_| num("time"))?;
+                time = Some(crate::settings::seconds(t, "time")?)
+            }
             "nodes" => nodes = Some(v.parse::<u64>().map_err(|_| num("nodes"))?),
             "eval" => eval = Some(v.to_string()),
-            "algo" => algo = v.parse::<Algo>()?,
+            "algo" => {
+                algo = v.parse::<Algo>().map_err(|_| {
+                    format!(
+                        "unknown algorithm {} in config {}: expected {}",
+                        quote(v),
+                        quote(text),
+                        Algo::names()
+                    )
+                })?
+            }
             "threads" => {
-                threads = match v.parse::<usize>() {
-                    Ok(n) if n >= 1 => n,
-                    _ => return Err(num("threads")),
-                }
+                threads = v.parse::<usize>().map_err(|_| num("threads"))?;
+                crate::settings::threads(threads, "threads=")?;
             }
             other => {
                 return Err(format!(
-                    "unknown config key '{}' in '{}': expected depth, time, nodes, eval, algo or \
+                    "unknown config key {} in {}: expected depth, time, nodes, eval, algo or \
                      threads",
-                    other, text
+                    quote(other),
+                    quote(text)
                 ))
             }
         }
@@ -84,7 +116,8 @@ pub fn parse_config<G: HostGame>(text: &str, threads: usize) -> Result<AiConfig<
     }
     if algo.fixed_depth_only() && depth.is_none() && (time.is_some() || nodes.is_some()) {
         return Err(format!(
-            "algo={algo} searches a fixed depth: give depth= in '{text}'"
+            "algo={algo} searches a fixed depth: give depth= in {}",
+            quote(text)
         ));
     }
     Ok(AiConfig {
@@ -158,8 +191,10 @@ impl GameCommand for Tournament {
         if self.threads == 0 {
             return Err("--threads must be at least 1".into());
         }
-        let mut a = Ai::new(parse_config::<G>(&self.a, self.threads)?);
-        let mut b = Ai::new(parse_config::<G>(&self.b, self.threads)?);
+        let mut a =
+            Ai::new(parse_config::<G>(&self.a, self.threads).map_err(|e| format!("--a: {}", e))?);
+        let mut b =
+            Ai::new(parse_config::<G>(&self.b, self.threads).map_err(|e| format!("--b: {}", e))?);
         let mut res = TournamentResult::default();
         for i in 0..self.games {
             let start: G = opening(
@@ -194,7 +229,7 @@ impl GameCommand for Tournament {
                     "draw"
                 }
             };
-            eprintln!(
+            crate::errln!(
                 "game {}/{}: A plays {}, {} (opening {})",
                 i + 1,
                 self.games,
@@ -203,13 +238,16 @@ impl GameCommand for Tournament {
                 start
             );
         }
-        println!("A: {}", self.a);
-        println!("B: {}", self.b);
-        println!(
+        crate::outln!("A: {}", self.a)?;
+        crate::outln!("B: {}", self.b)?;
+        crate::outln!(
             "A wins {}, draws {}, losses {} (of {} games)",
-            res.wins, res.draws, res.losses, self.games
-        );
-        println!("nodes: A {}, B {}", res.nodes_a, res.nodes_b);
+            res.wins,
+            res.draws,
+            res.losses,
+            self.games
+        )?;
+        crate::outln!("nodes: A {}, B {}", res.nodes_a, res.nodes_b)?;
         Ok(res)
     }
 }

@@ -18,8 +18,8 @@ impl HostGame for Draughts {
             None | Some("standard") => Ok(DraughtsEval::STANDARD),
             Some("material") => Ok(DraughtsEval::MATERIAL),
             Some(other) => Err(format!(
-                "unknown evaluation '{}' for checkers: expected standard or material",
-                other
+                "unknown evaluation {} for checkers: expected standard or material",
+                crate::quote::quote(other)
             )),
         }
     }
@@ -68,6 +68,10 @@ impl HostGame for Draughts {
             if calgary { "b r" } else { "b w" },
             if calgary { "B R" } else { "B W" },
         ));
+        if calgary {
+            // The position text (PDN FEN) has only the letters B and W.
+            out.push_str("\nin the position line, W is Red and B is Black");
+        }
         out
     }
 
@@ -96,8 +100,8 @@ impl HostGame for Draughts {
             None | Some("pdn") => Ok(self.display_move(mv).to_string()),
             Some("calgary") => Ok(self.display_calgary(mv).to_string()),
             Some(other) => Err(format!(
-                "unknown notation '{}' for checkers: expected pdn or calgary",
-                other
+                "unknown notation {} for checkers: expected pdn or calgary",
+                crate::quote::quote(other)
             )),
         }
     }

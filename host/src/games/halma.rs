@@ -45,9 +45,10 @@ impl HalmaEval {
             "manhattan" => Ok(HalmaEval::Manhattan),
             other => Weights::parse(other).map(HalmaEval::Seed).map_err(|e| {
                 format!(
-                    "unknown evaluation '{}' for halma: expected racer, manhattan, s1 to s8 \
-                         or weights m1,m2,m3,m4 ({})",
-                    name, e
+                    "unknown evaluation {} for halma: expected racer, manhattan, s1 to s8 \
+                     or weights m1,m2,m3,m4 ({})",
+                    crate::quote::quote(name),
+                    e
                 )
             }),
         }
@@ -254,6 +255,10 @@ fn play_game<B: HalmaBoard>(
     (g, nodes)
 }
 
+/// The most games a round robin plays (all its games are laid out before the first
+/// is played).
+pub const MAX_ROUND_ROBIN_GAMES: u64 = 1_000_000;
+
 /// Runs the round robin on board `B` under `rules`.
 pub fn round_robin<B: HalmaBoard + Send + Sync>(
     rules: ply_core::games::halma::HalmaRules,
@@ -262,8 +267,25 @@ pub fn round_robin<B: HalmaBoard + Send + Sync>(
     if cfg.strategies.len() < 2 {
         return Err("--strategies needs at least two names, e.g. s1,s7".into());
     }
+    let mut seen = std::collections::HashSet::new();
+    for s in &cfg.strategies {
+        if !seen.insert(s) {
+            return Err(format!(
+                "strategy {} is listed twice in --strategies: name each once",
+                crate::quote::quote(s)
+            ));
+        }
+    }
     if cfg.games_per_pair == 0 {
         return Err("--games-per-pair must be at least 1".into());
+    }
+    let k = cfg.strategies.len() as u64;
+    let games = (k * (k - 1) / 2).saturating_mul(u64::from(cfg.games_per_pair));
+    if games > MAX_ROUND_ROBIN_GAMES {
+        return Err(format!(
+            "{} strategies with --games-per-pair {} make {} games: at most {}",
+            k, cfg.games_per_pair, games, MAX_ROUND_ROBIN_GAMES
+        ));
     }
     if cfg.depth == 0 || cfg.depth > 8 {
         return Err(format!(
@@ -489,28 +511,44 @@ pub fn run_round_robin(spec: &str, cfg: &RoundRobin) -> Result<RoundRobinResult,
     let (name, params) = crate::spec::split(spec.trim());
     if !name.eq_ignore_ascii_case("halma") {
         return Err(format!(
-            "--strategies is seed 003's Halma tournament: the game must be halma or halma:16, not '{}'",
-            name
+            "--strategies is seed 003's Halma tournament: the game must be halma or halma:16, not {}",
+            crate::quote::quote(name)
         ));
     }
-    let bad = |e: ply_core::ParseError| format!("bad parameters in game spec '{}': {}", spec, e);
+    let bad = |e: ply_core::ParseError| {
+        format!(
+            "bad parameters in game spec {}: {}",
+            crate::quote::quote(spec),
+            e
+        )
+    };
     let res = if board_side(params) == 16 {
         round_robin::<Bits256>(Halma16::parse_rules(params).map_err(bad)?, cfg)?
     } else {
         round_robin::<u64>(Halma8::parse_rules(params).map_err(bad)?, cfg)?
     };
-    println!(
+    crate::outln!(
         "halma tournament: {} at depth {} ({}), {} games per pair",
         spec,
         cfg.depth,
         if cfg.minimax { "minimax" } else { "alpha-beta" },
         cfg.games_per_pair
-    );
-    print!("{}", format_table(&res));
+    )?;
+    crate::out!("{}", format_table(&res))?;
     if let Some(path) = &cfg.results {
-        std::fs::write(path, format_csv(&cfg.strategies, &res))
-            .map_err(|e| format!("cannot write results file '{}': {}", path, e))?;
-        println!("results written to {}", path);
+        // Whole or not at all (checked writable by `main` before the games).
+        crate::interrupt::write_atomic(
+            std::path::Path::new(path),
+            format_csv(&cfg.strategies, &res).as_bytes(),
+        )
+        .map_err(|e| {
+            format!(
+                "cannot write results file {}: {}",
+                crate::quote::quote(path),
+                e
+            )
+        })?;
+        crate::outln!("results written to {}", path)?;
     }
     Ok(res)
 }

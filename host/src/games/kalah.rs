@@ -82,24 +82,19 @@ pub fn default_table_seeds(pits: u8) -> u32 {
 /// Plies of the shallow searches that give each solve its first guess.
 const GUESS_DEPTH: u32 = 12;
 
-fn env_number(name: &str, default: u64) -> Result<u64, String> {
-    match std::env::var(name) {
-        Ok(v) => v
-            .trim()
-            .parse()
-            .map_err(|_| format!("{}='{}' is not a number", name, v)),
-        Err(_) => Ok(default),
+/// Where the endgame tables live: `PLY_TABLES_DIR` (`dir`, checked by
+/// [`crate::settings::environment`]: never empty), else the user's cache directory.
+/// An empty `XDG_CACHE_HOME` or `HOME` counts as unset (the XDG rule), so tables
+/// never land in the current directory by accident.
+fn tables_dir(dir: Option<PathBuf>) -> PathBuf {
+    if let Some(d) = dir {
+        return d;
     }
-}
-
-fn tables_dir() -> PathBuf {
-    if let Some(d) = std::env::var_os("PLY_TABLES_DIR") {
-        return PathBuf::from(d);
-    }
-    if let Some(d) = std::env::var_os("XDG_CACHE_HOME") {
+    let set = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    if let Some(d) = set("XDG_CACHE_HOME") {
         return PathBuf::from(d).join("ply");
     }
-    if let Some(d) = std::env::var_os("HOME") {
+    if let Some(d) = set("HOME") {
         return PathBuf::from(d).join(".cache").join("ply");
     }
     PathBuf::from(".ply-tables")
@@ -114,11 +109,12 @@ fn load_or_build_tables(
     empty_capture: bool,
     seeds: u32,
     threads: usize,
+    dir: Option<PathBuf>,
     progress: &mut dyn FnMut(&str),
 ) -> Result<(Vec<AtomicI8>, String), String> {
     let len = table_len(pits, seeds)
         .ok_or_else(|| format!("endgame tables of {} seeds are out of range", seeds))?;
-    let dir = tables_dir();
+    let dir = tables_dir(dir);
     let name = format!(
         "kalah-{}pits-{}.tbl",
         pits,
@@ -272,8 +268,8 @@ impl HostGame for Kalah {
             None | Some("ply") => Ok(KalahEvalChoice::Ply),
             Some("store") | Some("seed") => Ok(KalahEvalChoice::Store),
             Some(other) => Err(format!(
-                "unknown evaluation '{}' for kalah: expected ply or store",
-                other
+                "unknown evaluation {} for kalah: expected ply or store",
+                crate::quote::quote(other)
             )),
         }
     }
@@ -304,13 +300,13 @@ impl HostGame for Kalah {
         let labels_bottom: String = (0..p).map(|i| format!("{:>3}", i + 1)).collect();
         let width = 3 * p;
         format!(
-            "       {labels_top}         (Player 2's pits)\n\
+            "       {labels_top}         (Player 2's pits), its store on the left\n\
              +-----+{dash}-+-----+\n\
-             |     |{top} |     |\n\
+             |store|{top} |     |\n\
              | {s2:>3} |{space} | {s1:>3} |\n\
-             |     |{bottom} |     |\n\
+             |     |{bottom} |store|\n\
              +-----+{dash}-+-----+\n\
-             \x20      {labels_bottom}         (Player 1's pits)\n\
+             \x20      {labels_bottom}         (Player 1's pits), its store on the right\n\
              {side} to move",
             dash = "-".repeat(width),
             space = " ".repeat(width),
@@ -326,22 +322,27 @@ impl HostGame for Kalah {
 
     fn solve(&self, progress: &mut dyn FnMut(&str)) -> Result<SolveOutput, String> {
         let rules = self.rules();
-        let threads = env_number(
-            "PLY_THREADS",
-            std::thread::available_parallelism().map_or(1, |n| n.get()) as u64,
-        )?
-        .clamp(1, 256) as usize;
+        // Every setting was checked by `main` before any work; read them again here.
+        let env = crate::settings::environment()?;
+        let threads = env
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         let in_play = self.seeds_in_play();
-        let want = env_number(
-            "PLY_KALAH_TABLE_SEEDS",
-            u64::from(default_table_seeds(rules.pits)),
-        )?;
+        let want = env
+            .table_seeds
+            .unwrap_or_else(|| default_table_seeds(rules.pits));
         // No point in tables beyond the seeds on the board.
-        let seeds = (want.min(u64::from(in_play)) as u32).min(120);
+        let seeds = want.min(in_play).min(120);
         let t0 = Instant::now();
         let (values, mut details) = if seeds > 0 {
-            let (v, note) =
-                load_or_build_tables(rules.pits, rules.empty_capture, seeds, threads, progress)?;
+            let (v, note) = load_or_build_tables(
+                rules.pits,
+                rules.empty_capture,
+                seeds,
+                threads,
+                env.tables_dir.clone(),
+                progress,
+            )?;
             (v, vec![note])
         } else {
             (Vec::new(), vec!["endgame tables: none".to_string()])
@@ -349,11 +350,8 @@ impl HostGame for Kalah {
         let table_secs = t0.elapsed().as_secs_f64();
         // A small game, or one the tables nearly cover, needs little table memory.
         let default_mb = if in_play > seeds + 12 { 1024 } else { 8 };
-        let move_nodes = match std::env::var("PLY_KALAH_MOVE_NODES").as_deref() {
-            Ok("max") | Err(_) => u64::MAX,
-            _ => env_number("PLY_KALAH_MOVE_NODES", u64::MAX)?,
-        };
-        let hash_mb = env_number("PLY_HASH_MB", default_mb)?.clamp(1, 1 << 20);
+        let move_nodes = env.move_nodes.unwrap_or(u64::MAX);
+        let hash_mb = env.hash_mb.unwrap_or(default_mb);
         let tables = if seeds > 0 {
             EndgameTables::new(rules.pits, rules.empty_capture, seeds, &values)
                 .map_err(|e| e.to_string())?
@@ -401,7 +399,7 @@ impl HostGame for Kalah {
         // First guesses (first player's margins) from shallow searches.
         let mut estimates = Vec::new();
         let estimate_nodes;
-        let guess_depth = env_number("PLY_GUESS_DEPTH", GUESS_DEPTH as u64)? as u32;
+        let guess_depth = env.guess_depth.unwrap_or(GUESS_DEPTH);
         {
             let mut solver =
                 KalahSolver::with_table(rules, shared, tables).map_err(|e| e.to_string())?;

@@ -79,8 +79,8 @@ pub trait HostGame: Game<Move: Send + Sync> + Send + Sync + 'static {
         match notation {
             None => Ok(self.display_move(mv).to_string()),
             Some(n) => Err(format!(
-                "unknown notation '{}' for {}: {}",
-                n,
+                "unknown notation {} for {}: {}",
+                crate::quote::quote(n),
                 Self::NAME,
                 if Self::notations().is_empty() {
                     "it has only its default notation".to_string()

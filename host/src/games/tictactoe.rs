@@ -47,8 +47,8 @@ impl HostGame for TicTacToe {
             None | Some("lines") => Ok(TicTacToeEval::Lines),
             Some("zero") => Ok(TicTacToeEval::Zero),
             Some(other) => Err(format!(
-                "unknown evaluation '{}' for tictactoe: expected lines or zero",
-                other
+                "unknown evaluation {} for tictactoe: expected lines or zero",
+                crate::quote::quote(other)
             )),
         }
     }

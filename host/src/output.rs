@@ -1,0 +1,88 @@
+//! Everything `ply` prints on standard output goes through here, so that a failed
+//! write (`ply perft checkers 5 > /dev/full`) becomes one error line and a failure
+//! status instead of a panic.
+//!
+//! [`outln!`](crate::outln) and [`out!`](crate::out) format like `println!` and
+//! `print!` but return `Result<(), String>`; the error reads
+//! `cannot write output: REASON`. The first failure is also remembered: later writes
+//! fail at once with the same error, and [`finish`] (called by `main` after the
+//! command) flushes standard output and returns it, so a write inside a callback that
+//! cannot return an error is never lost. A closed pipe (`ply … | head -1`) does not
+//! come here: `main` restores SIGPIPE, and `ply` ends quietly like any Unix tool.
+
+use std::fmt;
+use std::io::Write;
+use std::sync::Mutex;
+
+/// The first write error, as the error line's text.
+static FAILED: Mutex<Option<String>> = Mutex::new(None);
+
+fn failed() -> Option<String> {
+    FAILED.lock().unwrap_or_else(|e| e.into_inner()).clone()
+}
+
+fn record(e: std::io::Error) -> String {
+    let msg = format!("cannot write output: {}", e);
+    let mut slot = FAILED.lock().unwrap_or_else(|e| e.into_inner());
+    slot.get_or_insert(msg).clone()
+}
+
+/// Writes `args` to standard output (no newline added). Used by [`out!`](crate::out).
+pub fn write(args: fmt::Arguments<'_>) -> Result<(), String> {
+    if let Some(e) = failed() {
+        return Err(e);
+    }
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_fmt(args).map_err(record)
+}
+
+/// Writes `args` and a newline to standard output. Used by [`outln!`](crate::outln).
+pub fn write_line(args: fmt::Arguments<'_>) -> Result<(), String> {
+    if let Some(e) = failed() {
+        return Err(e);
+    }
+    let mut stdout = std::io::stdout().lock();
+    stdout
+        .write_fmt(args)
+        .and_then(|()| stdout.write_all(b"\n"))
+        .map_err(record)
+}
+
+/// Flushes standard output; the first write error of the run, if any.
+pub fn finish() -> Result<(), String> {
+    if let Some(e) = failed() {
+        return Err(e);
+    }
+    std::io::stdout().lock().flush().map_err(record)
+}
+
+/// Like `print!`, to standard output through [`write()`]: returns
+/// `Result<(), String>` instead of panicking when the write fails.
+#[macro_export]
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::output::write(format_args!($($arg)*))
+    };
+}
+
+/// Like `println!`, to standard output through [`write_line()`]: returns
+/// `Result<(), String>` instead of panicking when the write fails.
+#[macro_export]
+macro_rules! outln {
+    () => {
+        $crate::output::write_line(format_args!(""))
+    };
+    ($($arg:tt)*) => {
+        $crate::output::write_line(format_args!($($arg)*))
+    };
+}
+
+/// Like `eprintln!`, but a failed write to standard error is ignored (there is no
+/// better place left to report it), never a panic.
+#[macro_export]
+macro_rules! errln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}

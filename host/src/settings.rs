@@ -1,0 +1,430 @@
+//! The one validator for the settings a user gives `ply`: the `PLY_*` environment
+//! variables, the sizes and thread counts of the command line, and the files a
+//! command will write. `main` runs [`environment`] and the checks for the command's
+//! options before any work starts, so a bad setting costs nothing but its error line:
+//! one line naming the setting and what it accepts. Numbers out of range are
+//! refused, never clamped or wrapped.
+//!
+//! | variable | accepted |
+//! |---|---|
+//! | `PLY_TABLES_DIR` | a directory, or a path where one can be made (not empty: unset it for the default) |
+//! | `PLY_KALAH_TABLE_SEEDS` | 0 to 126 ([`MAX_TABLE_SEEDS`]) |
+//! | `PLY_HASH_MB` | 1 to 1048576, and no more than the machine's memory |
+//! | `PLY_THREADS` | 1 to [`max_threads`] |
+//! | `PLY_GUESS_DEPTH` | 0 to [`MAX_GUESS_DEPTH`] |
+//! | `PLY_KALAH_MOVE_NODES` | 0 to 18446744073709551615, or `max` |
+//!
+//! Thread counts (`--threads`, `PLY_THREADS`) are bounded by [`max_threads`]: at most
+//! [`THREADS_PER_CORE`] per core of the machine and at most [`MAX_THREADS`]. More
+//! cannot make a search faster, and a count far past the machine's (100000) would
+//! spend a minute starting threads before failing.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use ply_core::games::kalah_solver::MAX_TABLE_SEEDS;
+
+use crate::quote::quote;
+
+/// The most threads any command starts, whatever the machine.
+pub const MAX_THREADS: usize = 1024;
+
+/// The most threads per core of the machine a command starts.
+pub const THREADS_PER_CORE: usize = 64;
+
+/// The largest `--hash-mb`, in MiB.
+pub const MAX_HASH_MB: usize = 1 << 16;
+
+/// The largest `PLY_HASH_MB` (the Kalah solver's table), in MiB.
+pub const MAX_SOLVER_HASH_MB: u64 = 1 << 20;
+
+/// The deepest `PLY_GUESS_DEPTH`: the shallow searches that order the Kalah solver's
+/// moves gain nothing deeper, and each further ply multiplies their time.
+pub const MAX_GUESS_DEPTH: u32 = 64;
+
+/// The largest thread count accepted on this machine: [`THREADS_PER_CORE`] per core,
+/// at most [`MAX_THREADS`].
+pub fn max_threads() -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    cores.saturating_mul(THREADS_PER_CORE).min(MAX_THREADS)
+}
+
+/// `n` if it is a thread count from 1 to [`max_threads`]; otherwise an error naming
+/// `setting` (`--threads`).
+pub fn threads(n: usize, setting: &str) -> Result<usize, String> {
+    let max = max_threads();
+    if n == 0 {
+        Err(format!("{} must be at least 1", setting))
+    } else if n <= max {
+        Ok(n)
+    } else {
+        Err(format!(
+            "{} {} is out of range: expected at least 1 and at most {} ({} per core of \
+             this machine, at most {})",
+            setting, n, max, THREADS_PER_CORE, MAX_THREADS
+        ))
+    }
+}
+
+/// The longest time budget, in seconds (`--time`, a tournament's `time=`).
+pub const MAX_SECONDS: f64 = 86_400.0;
+
+/// `t` if it is a time budget above 0 and at most [`MAX_SECONDS`]; otherwise an
+/// error naming `setting` (`--time`), the number written short (`1e308`, never its
+/// 309 digits).
+pub fn seconds(t: f64, setting: &str) -> Result<f64, String> {
+    if t.is_finite() && t > 0.0 && t <= MAX_SECONDS {
+        return Ok(t);
+    }
+    let plain = format!("{}", t);
+    let shown = if plain.len() > 20 {
+        format!("{:e}", t)
+    } else {
+        plain
+    };
+    Err(format!(
+        "{} {} is out of range: expected seconds above 0, at most {}",
+        setting, shown, MAX_SECONDS
+    ))
+}
+
+/// `mb` if it is a table size from 1 to [`MAX_HASH_MB`] MiB that this machine has
+/// the free memory for; otherwise an error naming `setting` (`--hash-mb`). The
+/// tables `--hash-mb` sizes are filled when they are made, so a size past the free
+/// memory would fail (or be killed) right away.
+pub fn hash_mb(mb: usize, setting: &str) -> Result<usize, String> {
+    if !(1..=MAX_HASH_MB).contains(&mb) {
+        return Err(format!(
+            "{} {} is out of range: expected 1 to {} (MiB)",
+            setting, mb, MAX_HASH_MB
+        ));
+    }
+    crate::memory::check_available((mb as u64) << 20, &format!("{} {}", setting, mb))?;
+    Ok(mb)
+}
+
+/// Checks, before any work, that `path` (given as `setting`, e.g. `--plot`) can be
+/// written: not empty, not a directory, in a directory that exists, where a file
+/// can be created. The check creates the temporary the result will be written to
+/// ([`crate::interrupt::PendingFile`]) and removes it again: nothing is left behind,
+/// and the result itself is written whole at the end or not at all.
+pub fn output_file(path: &Path, setting: &str) -> Result<(), String> {
+    let shown = quote(&path.to_string_lossy());
+    if path.as_os_str().is_empty() {
+        return Err(format!("{} is empty: expected a file name", setting));
+    }
+    if path.is_dir() {
+        return Err(format!(
+            "{} {} is a directory: expected a file name",
+            setting, shown
+        ));
+    }
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if !parent.is_dir() {
+        return Err(format!(
+            "{} {}: {} {}",
+            setting,
+            shown,
+            quote(&parent.to_string_lossy()),
+            if parent.exists() {
+                "is not a directory"
+            } else {
+                "does not exist (the directory must be there already)"
+            }
+        ));
+    }
+    crate::interrupt::PendingFile::create(path)
+        .map(drop)
+        .map_err(|e| format!("{} {}: cannot write there: {}", setting, shown, e))
+}
+
+/// The `PLY_*` environment variables, parsed and checked ([`environment`]). `None`:
+/// the variable is unset (the default applies).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Environment {
+    /// `PLY_TABLES_DIR`: where the Kalah endgame tables live.
+    pub tables_dir: Option<PathBuf>,
+    /// `PLY_KALAH_TABLE_SEEDS`: seeds in play the endgame tables cover.
+    pub table_seeds: Option<u32>,
+    /// `PLY_HASH_MB`: the Kalah solver's table in MiB.
+    pub hash_mb: Option<u64>,
+    /// `PLY_THREADS`: threads building tables and solving.
+    pub threads: Option<usize>,
+    /// `PLY_GUESS_DEPTH`: plies of the Kalah solver's first guesses.
+    pub guess_depth: Option<u32>,
+    /// `PLY_KALAH_MOVE_NODES`: the node budget of each first move's exact value
+    /// (`max` is `u64::MAX`).
+    pub move_nodes: Option<u64>,
+}
+
+/// The names of the variables [`environment`] reads.
+pub const VARIABLES: &[&str] = &[
+    "PLY_TABLES_DIR",
+    "PLY_KALAH_TABLE_SEEDS",
+    "PLY_HASH_MB",
+    "PLY_THREADS",
+    "PLY_GUESS_DEPTH",
+    "PLY_KALAH_MOVE_NODES",
+];
+
+/// Reads and checks every `PLY_*` variable ply uses; the first bad one is an error
+/// naming it and what it accepts.
+pub fn environment() -> Result<Environment, String> {
+    environment_from(|name| std::env::var_os(name))
+}
+
+/// [`environment`] with the variables read through `get` (for tests).
+pub fn environment_from(get: impl Fn(&str) -> Option<OsString>) -> Result<Environment, String> {
+    let text = |name: &str| -> Result<Option<String>, String> {
+        match get(name) {
+            None => Ok(None),
+            Some(v) => v
+                .into_string()
+                .map(Some)
+                .map_err(|_| format!("{} is not valid UTF-8 text", name)),
+        }
+    };
+    let number = |name: &str, min: u64, max: u64, words: &str| -> Result<Option<u64>, String> {
+        let accepted = format!("expected a whole number {} to {}{}", min, max, words);
+        let Some(v) = text(name)? else {
+            return Ok(None);
+        };
+        let t = v.trim();
+        if t.is_empty() {
+            return Err(format!(
+                "{} is empty: {} (or unset it for the default)",
+                name, accepted
+            ));
+        }
+        if name == "PLY_KALAH_MOVE_NODES" && t == "max" {
+            return Ok(Some(u64::MAX));
+        }
+        if !t.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(format!(
+                "{}={} is not a number: {}",
+                name,
+                quote(&v),
+                accepted
+            ));
+        }
+        // All digits: too many of them is out of range, never wrapped.
+        match t.parse::<u64>() {
+            Ok(n) if (min..=max).contains(&n) => Ok(Some(n)),
+            _ => Err(format!(
+                "{}={} is out of range: {}",
+                name,
+                quote(t),
+                accepted
+            )),
+        }
+    };
+
+    let tables_dir = match get("PLY_TABLES_DIR") {
+        None => None,
+        Some(d) if d.is_empty() => {
+            return Err(
+                "PLY_TABLES_DIR is empty: expected a directory for the endgame tables \
+                 (or unset it for the default)"
+                    .into(),
+            )
+        }
+        Some(d) => {
+            let dir = PathBuf::from(d);
+            // Missing is fine (it is made when tables are saved); a file is not.
+            if dir.exists() && !dir.is_dir() {
+                return Err(format!(
+                    "PLY_TABLES_DIR={} is not a directory: expected a directory for the \
+                     endgame tables",
+                    quote(&dir.to_string_lossy())
+                ));
+            }
+            Some(dir)
+        }
+    };
+    let table_seeds =
+        number("PLY_KALAH_TABLE_SEEDS", 0, u64::from(MAX_TABLE_SEEDS), "")?.map(|n| n as u32);
+    let hash_mb = number("PLY_HASH_MB", 1, MAX_SOLVER_HASH_MB, " (MiB)")?;
+    if let Some(mb) = hash_mb {
+        crate::memory::check_total(mb << 20, &format!("PLY_HASH_MB={}", mb))?;
+    }
+    let max = max_threads();
+    let threads = number(
+        "PLY_THREADS",
+        1,
+        max as u64,
+        &format!(
+            " ({} per core of this machine, at most {})",
+            THREADS_PER_CORE, MAX_THREADS
+        ),
+    )?
+    .map(|n| n as usize);
+    let guess_depth =
+        number("PLY_GUESS_DEPTH", 0, u64::from(MAX_GUESS_DEPTH), " (plies)")?.map(|n| n as u32);
+    let move_nodes = number("PLY_KALAH_MOVE_NODES", 0, u64::MAX, ", or max")?;
+    Ok(Environment {
+        tables_dir,
+        table_seeds,
+        hash_mb,
+        threads,
+        guess_depth,
+        move_nodes,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(pairs: &[(&str, &str)]) -> Result<Environment, String> {
+        let pairs: Vec<(String, String)> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        environment_from(|name| {
+            pairs
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| OsString::from(v))
+        })
+    }
+
+    #[test]
+    fn unset_variables_are_none() {
+        assert_eq!(env(&[]).unwrap(), Environment::default());
+    }
+
+    #[test]
+    fn good_values_parse() {
+        let e = env(&[
+            ("PLY_TABLES_DIR", "/tmp/t"),
+            ("PLY_KALAH_TABLE_SEEDS", "0"),
+            ("PLY_HASH_MB", " 8 "),
+            ("PLY_THREADS", "1"),
+            ("PLY_GUESS_DEPTH", "64"),
+            ("PLY_KALAH_MOVE_NODES", "max"),
+        ])
+        .unwrap();
+        assert_eq!(e.tables_dir, Some(PathBuf::from("/tmp/t")));
+        assert_eq!(e.table_seeds, Some(0));
+        assert_eq!(e.hash_mb, Some(8));
+        assert_eq!(e.threads, Some(1));
+        assert_eq!(e.guess_depth, Some(64));
+        assert_eq!(e.move_nodes, Some(u64::MAX));
+        assert_eq!(
+            env(&[("PLY_KALAH_MOVE_NODES", "18446744073709551615")])
+                .unwrap()
+                .move_nodes,
+            Some(u64::MAX)
+        );
+    }
+
+    #[test]
+    fn bad_values_name_the_variable_and_the_range() {
+        for (name, value, needle) in [
+            (
+                "PLY_HASH_MB",
+                "abc",
+                "PLY_HASH_MB='abc' is not a number: expected a whole number 1 to 1048576",
+            ),
+            ("PLY_HASH_MB", "-5", "PLY_HASH_MB='-5' is not a number"),
+            (
+                "PLY_HASH_MB",
+                "0",
+                "PLY_HASH_MB='0' is out of range: expected a whole number 1 to",
+            ),
+            ("PLY_HASH_MB", "", "PLY_HASH_MB is empty"),
+            (
+                "PLY_KALAH_MOVE_NODES",
+                "-1",
+                "PLY_KALAH_MOVE_NODES='-1' is not a number",
+            ),
+            (
+                "PLY_KALAH_MOVE_NODES",
+                "99999999999999999999",
+                "out of range",
+            ),
+            (
+                "PLY_GUESS_DEPTH",
+                "1000000",
+                "PLY_GUESS_DEPTH='1000000' is out of range: expected a whole number 0 to 64",
+            ),
+            (
+                "PLY_GUESS_DEPTH",
+                "4294967297",
+                "PLY_GUESS_DEPTH='4294967297' is out of range",
+            ),
+            ("PLY_THREADS", "0", "PLY_THREADS='0' is out of range"),
+            (
+                "PLY_THREADS",
+                "100000",
+                "PLY_THREADS='100000' is out of range",
+            ),
+            (
+                "PLY_KALAH_TABLE_SEEDS",
+                "127",
+                "expected a whole number 0 to 126",
+            ),
+            ("PLY_TABLES_DIR", "", "PLY_TABLES_DIR is empty"),
+            (
+                "PLY_TABLES_DIR",
+                "Cargo.toml",
+                "PLY_TABLES_DIR='Cargo.toml' is not a directory",
+            ),
+        ] {
+            let e = env(&[(name, value)]).unwrap_err();
+            assert!(e.contains(needle), "{}={:?}: {}", name, value, e);
+        }
+    }
+
+    #[test]
+    fn thread_counts_are_bounded() {
+        assert_eq!(threads(1, "--threads"), Ok(1));
+        assert!(threads(0, "--threads").unwrap_err().contains("at least 1"));
+        let e = threads(100_000, "--threads").unwrap_err();
+        assert!(e.starts_with("--threads 100000 is out of range"), "{}", e);
+        assert!(max_threads() <= MAX_THREADS);
+    }
+
+    #[test]
+    fn time_budgets_are_bounded_and_shown_short() {
+        assert_eq!(seconds(1.5, "--time"), Ok(1.5));
+        for bad in [0.0, -1.0, f64::NAN, f64::INFINITY, 1e308, 86_401.0] {
+            let e = seconds(bad, "--time").unwrap_err();
+            assert!(e.starts_with("--time ") && e.len() < 100, "{}", e);
+        }
+        assert!(seconds(1e308, "--time").unwrap_err().contains("1e308"));
+    }
+
+    #[test]
+    fn hash_sizes_are_bounded() {
+        assert_eq!(hash_mb(16, "--hash-mb"), Ok(16));
+        assert!(hash_mb(0, "--hash-mb")
+            .unwrap_err()
+            .contains("expected 1 to 65536"));
+        assert!(hash_mb(1 << 17, "--hash-mb")
+            .unwrap_err()
+            .contains("out of range"));
+    }
+
+    #[test]
+    fn output_files_are_checked_and_nothing_is_left() {
+        let dir = std::env::temp_dir().join(format!("ply-settings-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        output_file(&dir.join("x.svg"), "--plot").unwrap();
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+        let e = output_file(&dir.join("no/x.svg"), "--plot").unwrap_err();
+        assert!(e.contains("does not exist"), "{}", e);
+        let e = output_file(Path::new("Cargo.toml/x.svg"), "--plot").unwrap_err();
+        assert!(e.contains("'Cargo.toml' is not a directory"), "{}", e);
+        let e = output_file(&dir, "--plot").unwrap_err();
+        assert!(e.contains("is a directory"), "{}", e);
+        assert!(output_file(Path::new(""), "--plot")
+            .unwrap_err()
+            .contains("empty"));
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
