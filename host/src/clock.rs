@@ -21,6 +21,11 @@ impl WallClock {
         WallClock(instant)
     }
 
+    /// The moment the clock started.
+    pub fn started(&self) -> Instant {
+        self.0
+    }
+
     /// Restarts the clock at zero.
     pub fn restart(&mut self) {
         self.0 = Instant::now();

@@ -143,12 +143,17 @@ enum Command {
         /// Search depth in plies.
         #[arg(long)]
         depth: u32,
-        /// Strategies, comma-separated: minimax, alphabeta, toplevel, chunked, ybwc, lazysmp, abdada.
+        /// Strategies, comma-separated: minimax, alphabeta, engine, toplevel, chunked, ybwc,
+        /// lazysmp, abdada.
         #[arg(long, default_value = "alphabeta,toplevel,chunked,ybwc,lazysmp,abdada")]
         algo: String,
         /// Thread counts, comma-separated, each 1 to 64 per core, at most 1024.
         #[arg(long, default_value = "1,2")]
         threads: String,
+        /// The strategy, at 1 thread, that speedups are measured and values checked
+        /// against.
+        #[arg(long, default_value = "alphabeta")]
+        baseline: String,
         /// Runs per configuration (the table shows the median and the spread).
         #[arg(long, default_value_t = 5)]
         runs: usize,
@@ -347,6 +352,7 @@ fn run(cli: Cli) -> Result<(), String> {
             depth,
             algo,
             threads,
+            baseline,
             runs,
             eval,
             parallel_depth,
@@ -358,6 +364,9 @@ fn run(cli: Cli) -> Result<(), String> {
                 position: pos.position,
                 after: pos.after,
                 depth,
+                baseline: baseline
+                    .parse::<ply_host::parallel::Algo>()
+                    .map_err(|e| format!("--baseline: {e}"))?,
                 algos: bench::parse_algos(&algo)?,
                 threads: bench::parse_threads(&threads)?,
                 runs,

@@ -31,16 +31,25 @@ pub fn huge_page_capacity<T>(capacity: usize, what: &str) -> Result<Vec<T>, Stri
 /// when it is first touched), so a gigabyte table costs nothing until it is used
 /// instead of seconds of filling up front.
 pub fn zeroed_atomic_words(len: usize, what: &str) -> Result<Vec<AtomicU64>, String> {
-    let v = zeroed_atomic_words_small_pages(len, what)?;
+    let v = zeroed_words(len, what)?;
     advise_huge_pages(&v);
     Ok(v)
 }
 
 /// Like [`zeroed_atomic_words`], on ordinary pages: for tables used under a time
-/// limit (the search's). With transparent huge pages in `madvise` mode the kernel may
-/// compact memory synchronously when an advised page is first touched, which stalled
-/// first moves by tens of milliseconds here; ordinary pages fault in a microsecond.
+/// limit (the search's). The kernel zeroes a huge page (2 MiB) whole when it is first
+/// written — and may first compact memory for it — which cost a shallow search up to
+/// 150 ms on a 128 MiB table here (a single thread's first probes mapped the huge zero
+/// page, each first store then cleared 2 MiB); ordinary pages (asked for explicitly)
+/// fault in a microsecond each, as the search reaches them.
 pub fn zeroed_atomic_words_small_pages(len: usize, what: &str) -> Result<Vec<AtomicU64>, String> {
+    let v = zeroed_words(len, what)?;
+    advise_no_huge_pages(&v);
+    Ok(v)
+}
+
+/// `len` zero atomic words from the allocator's fresh pages, not advised.
+fn zeroed_words(len: usize, what: &str) -> Result<Vec<AtomicU64>, String> {
     if len == 0 {
         return Ok(Vec::new());
     }
@@ -60,7 +69,6 @@ pub fn zeroed_atomic_words_small_pages(len: usize, what: &str) -> Result<Vec<Ato
         }
         Vec::from_raw_parts(p, len, len)
     };
-    advise_huge_pages(&v);
     Ok(v)
 }
 
@@ -90,6 +98,7 @@ pub fn zeroed_tt_entries(len: usize, what: &str) -> Result<Vec<TtEntry>, String>
         }
         Vec::from_raw_parts(p, len, len)
     };
+    advise_no_huge_pages(&v);
     Ok(v)
 }
 
@@ -172,6 +181,33 @@ fn advise_huge_pages<T>(v: &Vec<T>) {
 
 #[cfg(not(target_os = "linux"))]
 fn advise_huge_pages<T>(_v: &Vec<T>) {}
+
+/// Asks Linux to back `v` with ordinary pages only (see
+/// [`zeroed_atomic_words_small_pages`]).
+#[cfg(target_os = "linux")]
+fn advise_no_huge_pages<T>(v: &Vec<T>) {
+    const PAGE: usize = 4096;
+    let bytes = v.capacity() * std::mem::size_of::<T>();
+    let start = (v.as_ptr() as usize).next_multiple_of(PAGE);
+    let end = (v.as_ptr() as usize + bytes) / PAGE * PAGE;
+    if end <= start {
+        return;
+    }
+    // SAFETY: `start..end` lies inside the vector's allocation (rounded inwards to
+    // whole pages), which this process owns; MADV_NOHUGEPAGE only changes how the
+    // kernel backs those pages, never their contents or validity. A failure leaves
+    // the system's default, which is fine.
+    unsafe {
+        libc::madvise(
+            start as *mut libc::c_void,
+            end - start,
+            libc::MADV_NOHUGEPAGE,
+        );
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_no_huge_pages<T>(_v: &Vec<T>) {}
 
 #[cfg(test)]
 mod tests {

@@ -14,8 +14,9 @@
 //! the same fixed-depth value whichever thread stored it, so the value at a fixed
 //! depth is exactly that of sequential alpha-beta.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 use ply_core::search::{Engine, EngineConfig, Evaluator, Limits, SearchReport};
 use ply_core::Game;
@@ -23,48 +24,72 @@ use ply_core::Game;
 use super::{ParallelError, SharedTable};
 use crate::clock::{StopClock, WallClock};
 
+/// What the engines of one search tell the thread that waits for them.
+struct State<M> {
+    /// The deepest iteration any engine completed (the first to complete it).
+    deepest: Option<SearchReport<M>>,
+    /// Engines whose search is over.
+    finished: usize,
+    /// True once an engine completed its last iteration.
+    completed: bool,
+    /// Nodes of the engines, counted at each completed iteration and at the end.
+    nodes: Vec<u64>,
+    /// The first finished engine's own report (its partial iteration included).
+    first_report: Option<SearchReport<M>>,
+}
+
 /// What the engines of one search share besides the table.
 struct Shared<M> {
-    /// Set once the search must end.
+    /// Set once the search must end: every engine stops at its next check.
     stop: AtomicBool,
-    /// Set when some engine completed its last iteration.
-    completed: AtomicBool,
-    /// The deepest completed iteration so far.
-    deepest: Mutex<Option<SearchReport<M>>>,
-    /// Nodes of the engines that have finished.
-    nodes: AtomicU64,
+    state: Mutex<State<M>>,
+    changed: Condvar,
 }
 
 impl<M: Clone> Shared<M> {
-    /// Records a completed iteration if it is deeper than any known.
-    fn record(&self, r: &SearchReport<M>) {
-        let mut d = self.deepest.lock().unwrap_or_else(|e| e.into_inner());
-        if d.as_ref().is_none_or(|b| r.depth > b.depth) {
-            *d = Some(r.clone());
+    fn lock(&self) -> MutexGuard<'_, State<M>> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Engine `id` completed an iteration.
+    fn record(&self, id: usize, r: &SearchReport<M>) {
+        let mut st = self.lock();
+        st.nodes[id] = r.nodes;
+        if st.deepest.as_ref().is_none_or(|b| r.depth > b.depth) {
+            st.deepest = Some(r.clone());
+            self.changed.notify_all();
         }
     }
 
-    /// An engine's search is over.
-    fn finish(&self, r: &SearchReport<M>) {
-        self.nodes.fetch_add(r.nodes, Ordering::Relaxed);
+    /// Engine `id`'s search is over.
+    fn finish(&self, id: usize, r: SearchReport<M>) {
+        let mut st = self.lock();
+        st.nodes[id] = r.nodes;
+        st.finished += 1;
         if !r.aborted {
             // This engine completed its last iteration: the search is over.
-            self.completed.store(true, Ordering::Relaxed);
+            st.completed = true;
+            self.stop.store(true, Ordering::Relaxed);
         }
-        self.stop.store(true, Ordering::Relaxed);
+        if st.first_report.is_none() {
+            st.first_report = Some(r);
+        }
+        self.changed.notify_all();
     }
 }
 
 /// Searches `game` under `limits` with `threads` engines of configuration `config`
-/// over `table`. `clock` started when the move's time started; `progress` is called
-/// on the calling thread (which runs engine 0) after each of its iterations, with
-/// the deepest iteration completed by any thread so far.
+/// over `table`, each on a thread of its own (engine `h` a Lazy SMP helper rotating
+/// its root moves by `h`). `clock` started when the move's time did.
 ///
-/// The helpers run on threads of their own. A search with a time limit does not wait
-/// for them at the end: it asks them to stop and returns at once, so a helper the
-/// operating system has put aside (another process busy on the cores) cannot make the
-/// move late; the helper stops within a millisecond of running again, and its share
-/// of the nodes is then not counted. A search without a time limit waits for all.
+/// The calling thread only waits: it wakes when an engine completes an iteration (and
+/// calls `progress` with the deepest one so far), when an engine completes the last
+/// iteration, or at the time limit. At the time limit it asks the engines to stop and
+/// returns at once, without waiting for them: a sleeping thread is woken promptly even
+/// when other processes keep the cores busy, so a move is not late because an engine
+/// was put aside; the engines stop within a millisecond of running again, and the
+/// nodes they searched after their last completed iteration are not counted. A search
+/// without a time limit waits for every engine.
 #[allow(clippy::too_many_arguments)]
 pub fn search<G, E>(
     game: &G,
@@ -86,20 +111,25 @@ where
     }
     let shared = Arc::new(Shared {
         stop: AtomicBool::new(false),
-        completed: AtomicBool::new(false),
-        deepest: Mutex::new(None),
-        nodes: AtomicU64::new(0),
+        state: Mutex::new(State {
+            deepest: None,
+            finished: 0,
+            completed: false,
+            nodes: vec![0; threads],
+            first_report: None,
+        }),
+        changed: Condvar::new(),
     });
-    // A node budget is the threads' total.
+    // A node budget is the engines' total.
     let limits = Limits {
         nodes: limits.nodes.map(|n| (n / threads as u64).max(1)),
         ..limits
     };
-    let mut helpers = Vec::with_capacity(threads - 1);
-    for h in 1..threads {
+    let mut engines = Vec::with_capacity(threads);
+    for id in 0..threads {
         let (mine, table, eval, game) = (shared.clone(), table.clone(), eval.clone(), *game);
         let spawned = std::thread::Builder::new()
-            .name(format!("ply-search-{h}"))
+            .name(format!("ply-search-{id}"))
             .spawn(move || {
                 let mut engine = Engine::with_table(
                     &*table,
@@ -109,63 +139,77 @@ where
                         stop: &mine.stop,
                     },
                     EngineConfig {
-                        helper: h as u32,
+                        helper: id as u32,
                         ..config
                     },
                 );
-                let report = engine.search_with_progress(&game, limits, |r| mine.record(r));
-                mine.finish(&report);
+                let report = engine.search_with_progress(&game, limits, |r| mine.record(id, r));
+                mine.finish(id, report);
             });
         match spawned {
-            Ok(handle) => helpers.push(handle),
+            Ok(handle) => engines.push(handle),
             Err(e) => {
                 shared.stop.store(true, Ordering::Relaxed);
                 return Err(ParallelError::Spawn(e));
             }
         }
     }
-    // Engine 0 runs here, reporting progress as the deepest iteration grows.
+    let deadline = limits
+        .time_ms
+        .map(|ms| clock.started() + Duration::from_millis(ms));
     let mut shown = 0;
-    let mut engine = Engine::with_table(
-        &**table,
-        eval,
-        StopClock {
-            clock,
-            stop: &shared.stop,
-        },
-        config,
-    );
-    let own = engine.search_with_progress(game, limits, |r| {
-        shared.record(r);
-        let d = shared
-            .deepest
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone();
-        if let Some(mut d) = d {
-            if d.depth > shown {
-                shown = d.depth;
-                d.nodes = shared.nodes.load(Ordering::Relaxed) + r.nodes;
-                progress(&d);
-            }
+    let mut st = shared.lock();
+    loop {
+        if let Some(d) = st.deepest.as_ref().filter(|d| d.depth > shown) {
+            shown = d.depth;
+            let mut d = d.clone();
+            d.nodes = st.nodes.iter().sum();
+            drop(st);
+            progress(&d);
+            st = shared.lock();
+            continue;
         }
-    });
-    shared.finish(&own);
-    if limits.time_ms.is_none() {
-        for h in helpers {
-            // A helper that panicked has already been reported by the panic hook;
+        if st.completed || st.finished == threads {
+            break;
+        }
+        match deadline {
+            Some(at) => {
+                let now = Instant::now();
+                if now >= at {
+                    break;
+                }
+                st = shared
+                    .changed
+                    .wait_timeout(st, at - now)
+                    .unwrap_or_else(|e| e.into_inner())
+                    .0;
+            }
+            None => st = shared.changed.wait(st).unwrap_or_else(|e| e.into_inner()),
+        }
+    }
+    shared.stop.store(true, Ordering::Relaxed);
+    // Past the limit with no iteration complete (a budget shorter than one ply):
+    // the first engine to stop gives its partial answer.
+    while st.deepest.is_none() && st.first_report.is_none() {
+        st = shared.changed.wait(st).unwrap_or_else(|e| e.into_inner());
+    }
+    let mut best = st
+        .deepest
+        .clone()
+        .or_else(|| st.first_report.clone())
+        .expect("an iteration or a finished engine");
+    let completed = st.completed;
+    drop(st);
+    if deadline.is_none() {
+        for h in engines {
+            // An engine that panicked has already been reported by the panic hook;
             // its share of the work is simply missing.
             let _ = h.join();
         }
     }
-    let deepest = shared
-        .deepest
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .take();
-    let mut best = deepest.unwrap_or(own);
-    best.nodes = shared.nodes.load(Ordering::Relaxed);
-    best.aborted = !shared.completed.load(Ordering::Relaxed);
+    let st = shared.lock();
+    best.nodes = st.nodes.iter().sum();
+    best.aborted = !completed;
     best.elapsed_ms = ply_core::search::Clock::elapsed_ms(&clock);
     Ok(best)
 }
