@@ -628,3 +628,83 @@ fn ybwc_searches_the_eldest_brother_before_any_young_brother() {
         }
     }
 }
+
+/// `minimax` and `alphabeta` (and the seed strategies) never allocate a table; the
+/// engine-based strategies allocate theirs once and keep it from search to search.
+#[test]
+fn only_the_engine_strategies_allocate_a_table() {
+    use ply_core::search::Limits;
+    use ply_host::clock::WallClock;
+    let g = TicTacToe::new();
+    let eval = RandomEval { seed: 1 };
+    let options = Options {
+        hash_mb: 1,
+        ..Options::threads(2)
+    };
+    let mut tables = parallel::Tables::new();
+    for algo in [
+        Algo::Minimax,
+        Algo::AlphaBeta,
+        Algo::TopLevel,
+        Algo::Chunked,
+        Algo::Ybwc,
+    ] {
+        let opts = if algo.is_parallel() {
+            options
+        } else {
+            Options::threads(1)
+        };
+        parallel::run(
+            algo,
+            &g,
+            Limits::depth(3),
+            &eval,
+            &opts,
+            &mut tables,
+            WallClock::start(),
+            &mut |_| {},
+        )
+        .unwrap();
+        assert_eq!(tables.allocated_bytes(), 0, "{algo} allocated a table");
+    }
+    parallel::run(
+        Algo::LazySmp,
+        &g,
+        Limits::depth(3),
+        &eval,
+        &options,
+        &mut tables,
+        WallClock::start(),
+        &mut |_| {},
+    )
+    .unwrap();
+    let shared = tables.allocated_bytes();
+    assert_eq!(shared, 1 << 20);
+    parallel::run(
+        Algo::Abdada,
+        &g,
+        Limits::depth(4),
+        &eval,
+        &options,
+        &mut tables,
+        WallClock::start(),
+        &mut |_| {},
+    )
+    .unwrap();
+    assert_eq!(tables.allocated_bytes(), shared, "the shared table is kept");
+    parallel::run(
+        Algo::Engine,
+        &g,
+        Limits::depth(3),
+        &eval,
+        &Options {
+            threads: 1,
+            ..options
+        },
+        &mut tables,
+        WallClock::start(),
+        &mut |_| {},
+    )
+    .unwrap();
+    assert_eq!(tables.allocated_bytes(), shared + (1 << 20));
+}

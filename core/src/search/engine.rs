@@ -339,8 +339,17 @@ impl<G: Game, E: Evaluator<G>, C: Clock, T: Table> Engine<G, E, C, T> {
         prev_best: Option<usize>,
     ) -> (Score, Option<usize>, usize) {
         self.nodes += 1;
+        // The table's best move first (another engine sharing the table may have
+        // finished the previous iteration first), else this engine's own.
+        let key = self.key(game);
+        let hash_move = self
+            .tt
+            .probe(key, 0)
+            .and_then(|e| e.move_index)
+            .filter(|&i| i < moves.len())
+            .or(prev_best);
         let mut order = MoveOrder::new();
-        self.order(game, moves, prev_best, 0, &mut order);
+        self.order(game, moves, hash_move, 0, &mut order);
         if self.config.helper > 0 {
             order.rotate_after_first(self.config.helper as usize);
         }
@@ -372,7 +381,6 @@ impl<G: Game, E: Evaluator<G>, C: Clock, T: Table> Engine<G, E, C, T> {
             }
         }
         if !self.aborted {
-            let key = self.key(game);
             self.tt.store(key, 0, depth, alpha, Bound::Exact, best);
         }
         (alpha, best, completed)

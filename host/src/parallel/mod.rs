@@ -205,6 +205,18 @@ impl Tables {
         Tables::default()
     }
 
+    /// Bytes of the tables allocated so far (0 until an engine-based strategy ran:
+    /// `minimax` and `alphabeta` never allocate one).
+    pub fn allocated_bytes(&self) -> usize {
+        self.local
+            .as_ref()
+            .map_or(0, |t| t.capacity() * std::mem::size_of::<TtEntry>())
+            + self
+                .shared
+                .as_ref()
+                .map_or(0, |t| t.capacity() * table::SLOT_BYTES)
+    }
+
     fn local(
         &mut self,
         options: &Options,
