@@ -42,8 +42,9 @@ use crate::search::{Clock, Evaluator, Limits, Score, INFINITY, MAX_PLY};
 pub const HISTORY_SLOTS: usize = 512;
 
 /// Moves ordered by key at a node; in a longer list (Halma) the rest follow in
-/// generation order after these.
-const ORDERED: usize = 64;
+/// generation order after these. (A node's ordering buffer lives on the stack of
+/// every searched ply: about 10 bytes a slot.)
+const ORDERED: usize = 32;
 
 /// Longest principal variation reported.
 pub const MAX_PV: usize = 32;
@@ -53,7 +54,7 @@ pub const ABDADA_MIN_DEPTH: u32 = 3;
 
 /// At most this many moves of a node are deferred by ABDADA; further busy moves are
 /// searched at once.
-const MAX_DEFERRED: usize = 64;
+const MAX_DEFERRED: usize = 32;
 
 /// The clock is read at least every this many nodes.
 const MAX_CHECK_INTERVAL: u64 = 1024;
@@ -677,8 +678,9 @@ impl<G: Game, E: Evaluator<G>, C: Clock, T: Table> Engine<G, E, C, T> {
 /// generation order. Move indices are generation-order indices, the form the table
 /// stores.
 struct MoveOrder {
-    /// The best keys with their move indices, best first.
-    top: heapless::Vec<(i64, u16), ORDERED>,
+    /// The best keys, best first, and their move indices.
+    keys: heapless::Vec<i64, ORDERED>,
+    top: heapless::Vec<u16, ORDERED>,
     /// The indices in `top`, ascending, to skip them in the generation-order tail.
     taken: heapless::Vec<u16, ORDERED>,
     /// Next position in `top`.
@@ -692,6 +694,7 @@ struct MoveOrder {
 impl MoveOrder {
     fn new() -> Self {
         MoveOrder {
+            keys: heapless::Vec::new(),
             top: heapless::Vec::new(),
             taken: heapless::Vec::new(),
             next_top: 0,
@@ -704,26 +707,28 @@ impl MoveOrder {
     /// Considers move `index` with `key` (moves are offered in generation order).
     #[inline]
     fn offer(&mut self, key: i64, index: usize) {
-        let full = self.top.is_full();
-        if full && self.top[ORDERED - 1].0 >= key {
+        let full = self.keys.is_full();
+        if full && self.keys[ORDERED - 1] >= key {
             return;
         }
         if full {
+            self.keys.pop();
             self.top.pop();
         }
         // After every equal key: ties keep generation order.
-        let mut j = self.top.len();
-        while j > 0 && self.top[j - 1].0 < key {
+        let mut j = self.keys.len();
+        while j > 0 && self.keys[j - 1] < key {
             j -= 1;
         }
-        let _ = self.top.insert(j, (key, index as u16));
+        let _ = self.keys.insert(j, key);
+        let _ = self.top.insert(j, index as u16);
     }
 
     /// Ends the offers of a list of `len` moves.
     fn finish(&mut self, len: usize) {
         self.len = len;
         if len > self.top.len() {
-            for &(_, i) in self.top.iter() {
+            for &i in self.top.iter() {
                 let _ = self.taken.push(i);
             }
             self.taken.sort_unstable();
@@ -750,7 +755,7 @@ impl Iterator for MoveOrder {
     fn next(&mut self) -> Option<usize> {
         if self.next_top < self.top.len() {
             self.next_top += 1;
-            return Some(usize::from(self.top[self.next_top - 1].1));
+            return Some(usize::from(self.top[self.next_top - 1]));
         }
         while self.next_tail < self.len {
             let i = self.next_tail;
@@ -812,8 +817,8 @@ mod tests {
         let got = collect(&keys);
         assert_eq!(got.len(), 100);
         assert_eq!(&got[..10], &[90, 80, 70, 60, 50, 40, 30, 20, 10, 0]);
-        // The rest: the first 54 zero-key moves made the top 64, in order, then
-        // the others in generation order; every move exactly once.
+        // The rest: the first zero-key moves that made the top, in order, then the
+        // others in generation order; every move exactly once.
         let mut seen = [false; 100];
         for &i in got.iter() {
             assert!(!seen[i]);
