@@ -31,7 +31,8 @@ struct BudgetArgs {
     /// Search to this depth in plies.
     #[arg(long)]
     depth: Option<u32>,
-    /// Search this many seconds per move.
+    /// Seconds per move: a hard limit, measured from when the turn begins (a move
+    /// never takes longer, printing it included).
     #[arg(long)]
     time: Option<f64>,
     /// Search this many nodes per move.

@@ -637,11 +637,26 @@ fn only_the_engine_strategies_allocate_a_table() {
     use ply_host::clock::WallClock;
     let g = TicTacToe::new();
     let eval = RandomEval { seed: 1 };
-    let options = Options {
-        hash_mb: 1,
-        ..Options::threads(2)
-    };
     let mut tables = parallel::Tables::new();
+    let mut run = |algo: Algo, threads: usize, tables: &mut parallel::Tables| {
+        let options = Options {
+            hash_mb: 1,
+            ..Options::threads(threads)
+        };
+        let limits = Limits::depth(3);
+        parallel::run(
+            algo,
+            &g,
+            limits,
+            &eval,
+            &options,
+            tables,
+            WallClock::start(),
+            &mut |_| {},
+        )
+        .unwrap();
+        tables.allocated_bytes()
+    };
     for algo in [
         Algo::Minimax,
         Algo::AlphaBeta,
@@ -649,62 +664,19 @@ fn only_the_engine_strategies_allocate_a_table() {
         Algo::Chunked,
         Algo::Ybwc,
     ] {
-        let opts = if algo.is_parallel() {
-            options
-        } else {
-            Options::threads(1)
-        };
-        parallel::run(
-            algo,
-            &g,
-            Limits::depth(3),
-            &eval,
-            &opts,
-            &mut tables,
-            WallClock::start(),
-            &mut |_| {},
-        )
-        .unwrap();
-        assert_eq!(tables.allocated_bytes(), 0, "{algo} allocated a table");
+        let threads = if algo.is_parallel() { 2 } else { 1 };
+        assert_eq!(
+            run(algo, threads, &mut tables),
+            0,
+            "{algo} allocated a table"
+        );
     }
-    parallel::run(
-        Algo::LazySmp,
-        &g,
-        Limits::depth(3),
-        &eval,
-        &options,
-        &mut tables,
-        WallClock::start(),
-        &mut |_| {},
-    )
-    .unwrap();
-    let shared = tables.allocated_bytes();
+    let shared = run(Algo::LazySmp, 2, &mut tables);
     assert_eq!(shared, 1 << 20);
-    parallel::run(
-        Algo::Abdada,
-        &g,
-        Limits::depth(4),
-        &eval,
-        &options,
-        &mut tables,
-        WallClock::start(),
-        &mut |_| {},
-    )
-    .unwrap();
-    assert_eq!(tables.allocated_bytes(), shared, "the shared table is kept");
-    parallel::run(
-        Algo::Engine,
-        &g,
-        Limits::depth(3),
-        &eval,
-        &Options {
-            threads: 1,
-            ..options
-        },
-        &mut tables,
-        WallClock::start(),
-        &mut |_| {},
-    )
-    .unwrap();
-    assert_eq!(tables.allocated_bytes(), shared + (1 << 20));
+    assert_eq!(
+        run(Algo::Abdada, 2, &mut tables),
+        shared,
+        "the shared table is kept"
+    );
+    assert_eq!(run(Algo::Engine, 1, &mut tables), shared + (1 << 20));
 }
