@@ -638,7 +638,7 @@ fn only_the_engine_strategies_allocate_a_table() {
     let g = TicTacToe::new();
     let eval = RandomEval { seed: 1 };
     let mut tables = parallel::Tables::new();
-    let mut run = |algo: Algo, threads: usize, tables: &mut parallel::Tables| {
+    let run = |algo: Algo, threads: usize, tables: &mut parallel::Tables| {
         let options = Options {
             hash_mb: 1,
             ..Options::threads(threads)

@@ -18,6 +18,7 @@ pub mod clock;
 pub mod engine;
 pub mod eval;
 pub mod minimax;
+mod order;
 pub mod tt;
 
 pub use alphabeta::alphabeta;
