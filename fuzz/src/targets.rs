@@ -286,7 +286,7 @@ struct Options {
 impl GameCommand for Options {
     type Output = ();
     fn run<G: HostGame>(self, _rules: G::Rules) -> Result<(), String> {
-        if let Err(e) = parse_config::<G>(&self.config) {
+        if let Err(e) = parse_config::<G>(&self.config, 1) {
             check_message(&e);
         }
         match G::evaluator(Some(&self.eval)) {
@@ -318,7 +318,7 @@ pub fn cli_options(data: &[u8]) {
     let mut lines = t.split('\n');
     let spec = lines.next().unwrap_or("").to_string();
     let algo = lines.next().unwrap_or("");
-    if let Err(e) = Algo::parse(algo) {
+    if let Err(e) = algo.parse::<Algo>() {
         check_message(&e);
     }
     let controller = lines.next().unwrap_or("");
@@ -350,6 +350,7 @@ pub fn host_play(data: &[u8]) {
                 nodes: None,
                 eval: None,
                 max_plies: 0,
+                threads: 1,
             };
             let mut input = self.0.as_bytes();
             let mut out = Vec::new();
