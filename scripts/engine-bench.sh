@@ -18,19 +18,11 @@ out=docs/engine
 mkdir -p "$out"
 cargo build --release --locked -p ply-host --bin ply
 ply="$root/target/release/ply"
-trim() { sed -e 's/^ *//' -e 's/ *$//' <<<"$1"; }
-while IFS='|' read -r name spec eval depth position; do
-    [[ "$name" == \#* ]] && continue
-    name="$(trim "$name")"
-    [[ -z "$name" ]] && continue
-    if (($#)) && [[ ! " $* " == *" $name "* ]]; then
-        continue
-    fi
-    spec="$(trim "$spec")"
-    eval="$(trim "$eval")"
-    depth="$(trim "$depth")"
-    position="$(trim "$position")"
-    args=(bench "$spec" --depth "$depth" --algo lazysmp,abdada,engine --baseline lazysmp
+source "$root/scripts/workloads.sh"
+
+bench_one() {
+    local name="$1" spec="$2" eval="$3" depth="$4" position="${5:-}"
+    local args=(bench "$spec" --depth "$depth" --algo lazysmp,abdada,engine --baseline lazysmp
         --threads "$threads" --runs "$runs" --hash-mb 64 --eval "$eval")
     [[ -n "$position" ]] && args+=(--position "$position")
     echo "== $name"
@@ -45,4 +37,5 @@ while IFS='|' read -r name spec eval depth position; do
         echo
         "$ply" "${args[@]}"
     } | tee "$out/$name.md"
-done <benches/data/engine/workloads.txt
+}
+each_workload benches/data/engine/workloads.txt bench_one "$@"

@@ -20,29 +20,19 @@ mkdir -p "$out"
 (cd "$root" && cargo build --release --locked -p ply-host --bin ply)
 ply="$root/target/release/ply"
 
-trim() { sed -e 's/^ *//' -e 's/ *$//' <<<"$1"; }
+source "$root/scripts/workloads.sh"
 
-while IFS='|' read -r name spec eval depth algos position; do
-    [[ "$name" == \#* ]] && continue
-    name="$(trim "$name")"
-    [[ -z "$name" ]] && continue
-    if (($#)) && [[ ! " $* " == *" $name "* ]]; then
-        continue
-    fi
-    spec="$(trim "$spec")"
-    eval="$(trim "$eval")"
-    depth="$(trim "$depth")"
-    algos="$(trim "$algos")"
-    position="$(trim "$position")"
-    args=(bench "$spec" --depth "$depth" --algo "$algos" --threads "$threads" --runs "$runs"
-        --plot "$out/$name.svg")
+bench_one() {
+    local name="$1" spec="$2" eval="$3" depth="$4" algos="$5" position="${6:-}"
+    local args=(bench "$spec" --depth "$depth" --algo "$algos" --threads "$threads"
+        --runs "$runs" --plot "$out/$name.svg")
     [[ -n "$eval" ]] && args+=(--eval "$eval")
     [[ -n "$position" ]] && args+=(--position "$position")
     echo "== $name: ply ${args[*]}"
     if ! "$ply" "${args[@]}" >"$out/$name.md.tmp" 2>"$out/$name.err"; then
         echo "   skipped: $(cat "$out/$name.err")"
         rm -f "$out/$name.md.tmp" "$out/$name.err"
-        continue
+        return 0
     fi
     rm -f "$out/$name.err"
     {
@@ -56,7 +46,8 @@ while IFS='|' read -r name spec eval depth algos position; do
     } >"$out/$name.md"
     rm -f "$out/$name.md.tmp"
     cat "$out/$name.md"
-done <"$root/benches/data/parallel/workloads.txt"
+}
+each_workload "$root/benches/data/parallel/workloads.txt" bench_one "$@"
 
 if (($# == 0)) || [[ " $* " == *" kalah6x4-depths "* ]]; then
     sweep="$out/kalah6x4-depths.md"
