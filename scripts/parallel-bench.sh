@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs `ply bench` on every workload of benches/data/parallel/workloads.txt whose game
 # this `ply` knows, writing each table to docs/parallel/NAME.md and its speedup plot to
-# docs/parallel/NAME.svg, then a depth sweep on Kalah 6x4 (seed 001's speedup against
+# docs/parallel/NAME.svg, then a depth sweep on Kalah 6x4 (the Mancala parallelization report's speedup against
 # depth) to docs/parallel/kalah6x4-depths.md.
 #
 #   scripts/parallel-bench.sh                 all workloads, threads 1,2, 5 runs

@@ -1,12 +1,12 @@
 //! `ply bench GAME [--position P] [--after M...] --depth D --algo A,B,...
 //! --threads 1,2,... [--runs R] [--eval NAME] [--parallel-depth D] [--plot FILE.svg]`.
 //!
-//! Runs every configuration several times and prints seed 000's table: threads,
+//! Runs every configuration several times and prints the Haskell Halma report's table: threads,
 //! time (the median of the runs, and their spread), speedup over sequential
 //! alpha-beta to the same depth, efficiency (speedup per thread), nodes and nodes
 //! per second. Every run's value is checked against alpha-beta's: a strategy that
 //! disagrees is an error, not a row. `--plot` draws speedup against threads for each
-//! strategy, like seed 000's Figure 6.
+//! strategy, like the Haskell Halma report's Figure 6.
 
 use std::path::PathBuf;
 use std::time::Instant;

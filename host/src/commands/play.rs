@@ -1,5 +1,5 @@
 //! `ply play GAME --first human|ai --second human|ai [--depth D | --time S]`: the four
-//! modes of the seed 002 assignment. The board is redrawn every turn, a human's
+//! modes of the Calgary checkers assignment. The board is redrawn every turn, a human's
 //! illegal input is refused with its reason and asked again, and the result is
 //! announced. The AI is the engine on `--threads` threads (default: every core); a
 //! time budget is a hard limit per move.

@@ -69,7 +69,7 @@ impl Budget {
     /// last clock check (at most 2 ms, or two nodes) — unwinding the search, stopping
     /// the other threads, reading the principal variation, playing and printing the
     /// move — so that a move never takes longer than the time given, measured from
-    /// outside the process (`scripts/time-budget.sh`; seed 002's tournament forfeits
+    /// outside the process (`scripts/time-budget.sh`; the Calgary checkers assignment's tournament forfeits
     /// a program that takes over 10 s).
     pub fn limits(self) -> Limits {
         match self {

@@ -1,4 +1,4 @@
-//! Chunked parallelism (seed 000, §4.2): the root moves are cut into chunks of about
+//! Chunked parallelism (the Haskell Halma report, §4.2): the root moves are cut into chunks of about
 //! moves/threads; the moves of one chunk are searched in parallel with the current
 //! window, then alpha is raised to the best value found so far before the next
 //! chunk, and the remaining chunks are pruned once alpha reaches beta.
@@ -33,7 +33,7 @@ where
 }
 
 /// The number of root moves per chunk: moves/threads rounded up (at least 1), as in
-/// seed 000 ("total number of possible moves / maximum core number").
+/// the Haskell Halma report ("total number of possible moves / maximum core number").
 pub fn chunk_size(moves: usize, threads: usize) -> usize {
     moves.div_ceil(threads.max(1)).max(1)
 }

@@ -14,12 +14,12 @@
 //!   threads over one shared table, ABDADA adding the deferral of moves another
 //!   thread is searching; any budget, and exactly alpha-beta's value at a fixed depth;
 //! * [`toplevel`]: every root move searched in parallel, each with sequential
-//!   alpha-beta below (seed 000, §4.1);
+//!   alpha-beta below (the Haskell Halma report, §4.1);
 //! * [`chunked`]: the root moves in chunks of about moves/threads, each chunk in
-//!   parallel, alpha raised between chunks (seed 000, §4.2);
+//!   parallel, alpha raised between chunks (the Haskell Halma report, §4.2);
 //! * [`ybwc`]: Young Brothers Wait — the eldest child first, its bound handed to the
 //!   younger siblings searched in parallel, sequential below a parallel depth
-//!   (seed 001), with work stealing at every split point through rayon.
+//!   (the Mancala parallelization report), with work stealing at every split point through rayon.
 //!
 //! [`perft`] counts leaves in parallel.
 
@@ -64,11 +64,11 @@ pub enum Algo {
     AlphaBeta,
     /// The core engine at full strength, on one thread or as Lazy SMP on several.
     Engine,
-    /// Top-level parallelism (seed 000 §4.1).
+    /// Top-level parallelism (the Haskell Halma report §4.1).
     TopLevel,
-    /// Chunked parallelism with alpha updated between chunks (seed 000 §4.2).
+    /// Chunked parallelism with alpha updated between chunks (the Haskell Halma report §4.2).
     Chunked,
-    /// Young Brothers Wait with a parallel-depth switch (seed 001).
+    /// Young Brothers Wait with a parallel-depth switch (the Mancala parallelization report).
     Ybwc,
     /// Lazy SMP: the engine in exact mode on N threads over a shared table.
     LazySmp,

@@ -1,4 +1,4 @@
-//! Top-level parallelism (seed 000, §4.1): every root move is searched at once, each
+//! Top-level parallelism (the Haskell Halma report, §4.1): every root move is searched at once, each
 //! by sequential alpha-beta with the full window, and the best value is kept.
 //!
 //! Each root child gets an exact value, so the root value and the first best move in

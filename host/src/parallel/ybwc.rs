@@ -1,4 +1,4 @@
-//! Young Brothers Wait (seed 001): at a node with at least `parallel_depth` plies
+//! Young Brothers Wait (the Mancala parallelization report): at a node with at least `parallel_depth` plies
 //! left, the eldest child is searched first (itself by YBWC, so the parallelism runs
 //! down the leftmost path), then its bound is handed to the younger siblings, which
 //! are searched in parallel; below `parallel_depth` the search is sequential
@@ -62,7 +62,7 @@ where
         });
     }
     if depth < ctx.parallel_depth {
-        // Nothing to split: sequential alpha-beta, as seed 001 does.
+        // Nothing to split: sequential alpha-beta, as the Mancala parallelization report does.
         let r = ply_core::search::alphabeta(game, depth, eval);
         return Ok(ParallelResult {
             value: r.value,

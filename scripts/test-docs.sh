@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The docs hold together: every relative link in a tracked Markdown file names a file
+# or folder the repository has, and no source file cites a document that is not in the
+# repository (the seed documents and notes ply began from are named by title in
+# docs/references.md, never by their outside file names).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+status=0
+while IFS= read -r md; do
+  dir=$(dirname "$md")
+  # [text](target) links, skipping URLs and in-page anchors.
+  grep -oE '\]\([^)#[:space:]]+(#[^)]*)?\)' "$md" | sed -E 's/^\]\(//; s/\)$//; s/#.*$//' |
+    while IFS= read -r target; do
+      case "$target" in http://*|https://*|mailto:*|'') continue ;; esac
+      if [ ! -e "$dir/$target" ]; then
+        echo "$md: broken link to $target" >&2
+        echo broken
+      fi
+    done
+done < <(git ls-files '*.md' | grep -v '^fuzz/corpus/') | grep -q broken && status=1
+
+if git grep -nE 'seed[ -]?00[0-9]|notes/(halma|checkers|embedded|mpi)\.md|shared/(seeds|notes)' \
+    -- '*.rs' '*.sh' '*.py' '*.toml' '*.txt' ':!scripts/test-docs.sh' ':!fuzz/corpus' >&2; then
+  echo "source files above cite documents outside the repository: name them as docs/references.md does" >&2
+  status=1
+fi
+[ "$status" = 0 ] && echo "docs: links and citations resolve"
+exit "$status"
