@@ -127,7 +127,9 @@ impl<G: HostGame> AiConfig<G> {
 
 /// An AI player. Its transposition table (allocated on its first search, and only
 /// by strategies that use one) is kept from move to move: entries of earlier moves
-/// stay usable, and are replaced first.
+/// stay usable, and are replaced first. The engine's other ordering hints — killer
+/// moves and the history counters — belong to one search and start afresh each move
+/// (they are indexed by the ply from the root, which moves on with the game).
 pub struct Ai<G: HostGame> {
     config: AiConfig<G>,
     tables: Tables,
@@ -189,7 +191,33 @@ impl<G: HostGame> Ai<G> {
 
 #[cfg(test)]
 mod tests {
-    use super::Budget;
+    use super::{Ai, AiConfig, Budget};
+    use crate::games::HostGame;
+    use ply_core::games::tictactoe::TicTacToe;
+    use ply_core::Game;
+
+    /// The table an `Ai` keeps holds what its earlier searches found: the same search
+    /// again is answered from it with a fraction of the nodes, and with the same value.
+    #[test]
+    fn an_ai_keeps_its_table_from_move_to_move() {
+        let eval = TicTacToe::evaluator(None).unwrap();
+        let mut ai = Ai::new(AiConfig::<TicTacToe>::engine(eval, Budget::Depth(9), 1, 1));
+        let start = TicTacToe::start(());
+        let first = ai.choose(&start, &mut |_| {}).unwrap();
+        let again = ai.choose(&start, &mut |_| {}).unwrap();
+        assert_eq!(first.value, again.value);
+        assert!(
+            again.nodes * 10 < first.nodes,
+            "a kept table answers the repeated search: {} nodes, then {}",
+            first.nodes,
+            again.nodes
+        );
+        let mut fresh = Ai::new(ai.config().clone());
+        assert_eq!(
+            fresh.choose(&start, &mut |_| {}).unwrap().nodes,
+            first.nodes
+        );
+    }
 
     #[test]
     fn time_budget_keeps_a_reserve() {
