@@ -1,42 +1,12 @@
 //! Tic-tac-toe in the `ply` tools.
 
-use ply_core::games::tictactoe::LINES;
+pub use ply_core::games::tictactoe::TicTacToeEval;
 use ply_core::games::TicTacToe;
-use ply_core::search::{Evaluator, Score, TtEntry};
+use ply_core::search::TtEntry;
 use ply_core::solve::Solver;
 use ply_core::{Game, Player};
 
 use crate::games::{HostGame, SolveOutput};
-
-/// Tic-tac-toe evaluations: `lines` (open lines for the searching player minus open
-/// lines for the opponent; antisymmetric) and `zero` (no knowledge: the search alone
-/// decides).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TicTacToeEval {
-    /// Open lines difference.
-    Lines,
-    /// Always 0.
-    Zero,
-}
-
-impl Evaluator<TicTacToe> for TicTacToeEval {
-    fn evaluate(&self, g: &TicTacToe, player: Player) -> Score {
-        match self {
-            TicTacToeEval::Zero => 0,
-            TicTacToeEval::Lines => {
-                let me = g.marks(player);
-                let them = g.marks(player.opponent());
-                let open = |mine: u16, theirs: u16| {
-                    LINES
-                        .iter()
-                        .filter(|&&l| l & theirs == 0 && l & mine != 0)
-                        .count() as Score
-                };
-                open(me, them) - open(them, me)
-            }
-        }
-    }
-}
 
 impl HostGame for TicTacToe {
     const NAME: &'static str = "tictactoe";

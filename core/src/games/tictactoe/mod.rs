@@ -1,4 +1,5 @@
-//! Tic-tac-toe on two 9-bit bitboards.
+//! Tic-tac-toe on two 9-bit bitboards: the state and its [`Game`] impl here, the
+//! text in and out in `notation.rs`, the evaluations in `eval.rs`.
 //!
 //! Squares are numbered 0–8 row by row from the top left; the text notation of a
 //! move is the square's number 1–9 in the same order. The position text is nine
@@ -11,6 +12,11 @@ use crate::error::ParseError;
 use crate::game::{Game, Outcome, Player};
 use crate::move_list::MoveList;
 use crate::zobrist;
+
+mod eval;
+mod notation;
+
+pub use eval::TicTacToeEval;
 
 /// A tic-tac-toe move: the square 0–8.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -56,6 +62,15 @@ impl TicTacToe {
         }
     }
 
+    /// A position from the two boards (checked by the caller), with its hash.
+    pub(crate) fn from_marks(x: u16, o: u16) -> Self {
+        TicTacToe {
+            x,
+            o,
+            hash: Self::compute_hash(x, o),
+        }
+    }
+
     /// The marks of `player` (X is `First`) as a 9-bit board.
     pub const fn marks(&self, player: Player) -> u16 {
         match player {
@@ -69,7 +84,7 @@ impl TicTacToe {
         !(self.x | self.o) & FULL
     }
 
-    const fn has_line(bb: u16) -> bool {
+    pub(crate) const fn has_line(bb: u16) -> bool {
         let mut i = 0;
         while i < LINES.len() {
             if bb & LINES[i] == LINES[i] {
@@ -123,63 +138,7 @@ impl Game for TicTacToe {
     fn rules(&self) {}
 
     fn parse_position(_: (), text: &str) -> Result<Self, ParseError> {
-        let (mut x, mut o, mut n) = (0u16, 0u16, 0usize);
-        for (offset, c) in text.char_indices() {
-            if n == 9 {
-                return Err(ParseError::at_char(
-                    "too many squares: a position is exactly 9 characters",
-                    offset,
-                    c,
-                ));
-            }
-            match c {
-                'x' | 'X' => x |= 1 << n,
-                'o' | 'O' => o |= 1 << n,
-                '.' | '-' | '_' => {}
-                _ => {
-                    return Err(ParseError::at_char(
-                        "unknown square: expected 'x', 'o' or '.'",
-                        offset,
-                        c,
-                    ))
-                }
-            }
-            n += 1;
-        }
-        if n < 9 {
-            return Err(ParseError::new(
-                "too few squares: a position is exactly 9 characters",
-                text.len(),
-            ));
-        }
-        let (nx, no) = (x.count_ones(), o.count_ones());
-        if nx != no && nx != no + 1 {
-            return Err(ParseError::new(
-                "impossible mark counts: X moves first, so X has as many marks as O or one more",
-                0,
-            ));
-        }
-        let (wx, wo) = (Self::has_line(x), Self::has_line(o));
-        if wx && wo {
-            return Err(ParseError::new("both players have three in a row", 0));
-        }
-        if wx && nx != no + 1 {
-            return Err(ParseError::new(
-                "X has three in a row but O moved after it",
-                0,
-            ));
-        }
-        if wo && nx != no {
-            return Err(ParseError::new(
-                "O has three in a row but X moved after it",
-                0,
-            ));
-        }
-        Ok(TicTacToe {
-            x,
-            o,
-            hash: Self::compute_hash(x, o),
-        })
+        notation::parse_position(text)
     }
 
     #[inline]
@@ -260,32 +219,11 @@ impl Game for TicTacToe {
     }
 
     fn parse_move(&self, text: &str) -> Result<Square, ParseError> {
-        let t = text.trim();
-        // Offsets are in `text` as given, leading blanks included.
-        let lead = text.len() - text.trim_start().len();
-        let mut chars = t.char_indices();
-        match (chars.next(), chars.next()) {
-            (Some((_, c @ '1'..='9')), None) => Ok(Square(c as u8 - b'1')),
-            (None, _) => Err(ParseError::new("empty move: expected a square 1 to 9", 0)),
-            // A digit and more: the second character is the bad one.
-            (Some((_, '1'..='9')), Some((i, c))) => Err(ParseError::at_char(
-                "a move is a single digit 1 to 9",
-                lead + i,
-                c,
-            )),
-            // Otherwise the first is: `b2` and `help` are named at their first.
-            (Some((i, c)), _) => Err(ParseError::at_char(
-                "a move is a square number from 1 to 9",
-                lead + i,
-                c,
-            )),
-        }
+        notation::parse_move(text)
     }
 
     fn write_move(&self, mv: Square, out: &mut dyn fmt::Write) -> fmt::Result {
-        // Widened: an illegal square such as `Square(255)` is still printable (in the
-        // message refusing it) without overflowing.
-        write!(out, "{}", u16::from(mv.0) + 1)
+        notation::write_move(mv, out)
     }
 
     fn move_order_hint(&self, mv: Square) -> i32 {
@@ -295,29 +233,6 @@ impl Game for TicTacToe {
             0 | 2 | 6 | 8 => 1,
             _ => 0,
         }
-    }
-}
-
-impl fmt::Display for TicTacToe {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for sq in 0..9 {
-            let bit = 1 << sq;
-            let c = if self.x & bit != 0 {
-                'x'
-            } else if self.o & bit != 0 {
-                'o'
-            } else {
-                '.'
-            };
-            write!(f, "{}", c)?;
-        }
-        Ok(())
-    }
-}
-
-impl fmt::Debug for TicTacToe {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "TicTacToe({})", self)
     }
 }
 
