@@ -19,6 +19,7 @@ pub mod game;
 pub mod games;
 pub mod move_list;
 pub mod perft;
+pub mod playout;
 pub mod search;
 pub mod solve;
 pub mod zobrist;

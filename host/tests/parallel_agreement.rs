@@ -38,29 +38,12 @@ const PARALLEL: [Algo; 6] = [
     Algo::Abdada,
 ];
 
-/// Positions reached by short pseudo-random playouts from the start.
+/// `count` positions: the start, then those reached by pseudo-random playouts of at
+/// most `max_plies` plies.
 fn positions<G: Game>(start: G, count: usize, max_plies: usize, seed: u64) -> Vec<G> {
-    let mut out = vec![start];
-    let mut state = seed;
-    while out.len() < count {
-        let mut g = start;
-        let plies = (next(&mut state) as usize) % (max_plies + 1);
-        for _ in 0..plies {
-            let moves = g.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            g = g.play_unchecked(moves[(next(&mut state) as usize) % moves.len()]);
-        }
-        out.push(g);
-    }
-    out
-}
-
-fn next(state: &mut u64) -> u64 {
-    let (s, v) = ply_core::zobrist::splitmix64(*state);
-    *state = s;
-    v
+    ply_core::playout::positions(start, max_plies, seed)
+        .take(count)
+        .collect()
 }
 
 /// Checks one strategy's result against sequential alpha-beta's, `expected`.

@@ -134,15 +134,13 @@ pub fn parse_config<G: HostGame>(text: &str, threads: usize) -> Result<AiConfig<
 /// game ends.
 pub fn opening<G: Game>(rules: G::Rules, plies: u32, seed: u64) -> G {
     let mut g = G::start(rules);
-    let mut state = seed;
+    let mut rng = ply_core::playout::SplitMix64::new(seed);
     for _ in 0..plies {
         let moves = g.legal_moves();
         if moves.is_empty() {
             break;
         }
-        let (s, r) = ply_core::zobrist::splitmix64(state);
-        state = s;
-        let next = g.play_unchecked(moves[(r % moves.len() as u64) as usize]);
+        let next = g.play_unchecked(moves[rng.below(moves.len())]);
         if next.outcome().is_over() {
             break;
         }
