@@ -10,7 +10,7 @@
 use std::time::Duration;
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion};
-use ply_core::games::draughts_eval::DraughtsEval;
+use ply_core::games::draughts::DraughtsEval;
 use ply_core::games::halma::eval::Manhattan;
 use ply_core::games::kalah::StoreDifference;
 use ply_core::games::{Draughts, Halma16, Halma8, Kalah, TicTacToe};

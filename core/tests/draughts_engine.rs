@@ -2,8 +2,7 @@
 //! quiescence resolves pending captures, the engine finds a win made by the Calgary
 //! no-repetition rule, and engine-versus-engine games end in both variants.
 
-use ply_core::games::draughts::{Draughts, Rules};
-use ply_core::games::draughts_eval::DraughtsEval;
+use ply_core::games::draughts::{Draughts, DraughtsEval, Rules};
 use ply_core::search::{
     alphabeta, minimax, Engine, EngineConfig, Evaluator, Limits, NoClock, RandomEval, TtEntry, WIN,
 };

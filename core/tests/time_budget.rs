@@ -9,8 +9,7 @@
 use std::cell::Cell;
 use std::fmt;
 
-use ply_core::games::draughts::{Draughts, Rules};
-use ply_core::games::draughts_eval::DraughtsEval;
+use ply_core::games::draughts::{Draughts, DraughtsEval, Rules};
 use ply_core::games::kalah::{Kalah, KalahEval};
 use ply_core::search::{Clock, Engine, EngineConfig, Evaluator, Limits, Score, TtEntry};
 use ply_core::{Game, Outcome, Player};

@@ -13,8 +13,7 @@
 //!
 //! Everything is `no_std` and allocation-free; only `ply-core` is used.
 
-use ply_core::games::draughts::{Draughts, Rules as DraughtsRules};
-use ply_core::games::draughts_eval::DraughtsEval;
+use ply_core::games::draughts::{Draughts, DraughtsEval, Rules as DraughtsRules};
 use ply_core::games::halma::eval::Racer;
 use ply_core::games::halma::HalmaRules;
 use ply_core::games::kalah::{Kalah, KalahEval, KalahRules};

@@ -6,7 +6,7 @@
 //! pseudo-random ones — through one shared helper, [`check_all`]. The core engine in
 //! its exact mode, over its caller-memory table, is checked by the same helper.
 
-use ply_core::games::draughts_eval::DraughtsEval;
+use ply_core::games::draughts::DraughtsEval;
 use ply_core::games::halma::eval::{Manhattan, Racer};
 use ply_core::games::kalah::{KalahEval, StoreDifference};
 use ply_core::games::{Draughts, Halma16, Halma8, Kalah, TicTacToe};

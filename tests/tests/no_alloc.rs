@@ -6,7 +6,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::sync::atomic::AtomicU64;
 
-use ply_core::games::draughts_eval::DraughtsEval;
+use ply_core::games::draughts::DraughtsEval;
 use ply_core::games::halma::eval::{Manhattan, Racer};
 use ply_core::games::kalah::{KalahEval, KalahRules};
 use ply_core::games::kalah_solver::{

@@ -1,7 +1,6 @@
 //! The games: one module each, holding all of that game's rules.
 
 pub mod draughts;
-pub mod draughts_eval;
 pub mod halma;
 pub mod kalah;
 pub mod kalah_solver;

@@ -3,8 +3,7 @@
 //! Red and Black), a board diagram with PDN square numbers and the Calgary
 //! coordinates, `--unique` perft and the Calgary move notation.
 
-use ply_core::games::draughts::{square_at, Colour, Draughts, Move, Variant};
-use ply_core::games::draughts_eval::DraughtsEval;
+use ply_core::games::draughts::{square_at, Colour, Draughts, DraughtsEval, Move, Variant};
 use ply_core::{Game, Player};
 
 use crate::games::HostGame;

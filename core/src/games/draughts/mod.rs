@@ -61,6 +61,10 @@
 //! `show` prints it: `[P (0,5),P (1,4)]`, with `K` for a king and for a man from the
 //! square where it is crowned on, e.g. `[P (0,3),P (2,5),K (4,7),K (6,5)]`.
 
+pub mod eval;
+
+pub use eval::DraughtsEval;
+
 use core::fmt;
 
 use crate::error::ParseError;

@@ -17,8 +17,8 @@
 //!   opponent's kings in a double corner (where they are hardest to trap) against
 //!   itself, so search drives them out into the open and traps them.
 
+use super::{square_x, square_y, Colour, Draughts};
 use crate::game::{Game, Player};
-use crate::games::draughts::{square_x, square_y, Colour, Draughts};
 use crate::search::{for_player, Evaluator, Score};
 
 /// The weights of the evaluation, in hundredths of a man.
