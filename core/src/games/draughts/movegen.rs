@@ -56,7 +56,7 @@ impl Draughts {
         out.clear();
         let jumpers = self.jumpers(self.to_move);
         if jumpers != 0 {
-            self.generate_captures(jumpers, out);
+            self.captures(jumpers, out);
         } else {
             self.generate_simple(out);
         }
@@ -104,7 +104,9 @@ impl Draughts {
         }
     }
 
-    fn generate_captures(&self, jumpers: u32, out: &mut DraughtsMoves) {
+    /// Runs the capture search from each piece of `jumpers` (the side to move's),
+    /// handing every capture to `out`.
+    fn captures<S: CaptureSink>(&self, jumpers: u32, out: &mut S) {
         let mut bb = jumpers;
         while bb != 0 {
             let from = bb.trailing_zeros() as u8;
@@ -118,34 +120,21 @@ impl Draughts {
                 unique: self.rules.unique_captures,
             };
             let king = self.kings & bit(from) != 0;
-            ctx.jump(from, king, 0, 0, 0, 0, out);
+            ctx.jump(from, king, 0, S::START, out);
         }
     }
 
     /// Counts captures without storing them (bulk counting).
     fn count_captures(&self, jumpers: u32) -> u64 {
         if self.rules.unique_captures {
+            // Paths with the same result count once: only the list can tell them apart.
             let mut list = DraughtsMoves::new();
-            self.generate_captures(jumpers, &mut list);
+            self.captures(jumpers, &mut list);
             return list.len() as u64;
         }
-        let mut total = 0;
-        let mut bb = jumpers;
-        while bb != 0 {
-            let from = bb.trailing_zeros() as u8;
-            bb &= bb - 1;
-            let ctx = CaptureCtx {
-                from,
-                colour: self.to_move,
-                opp: self.pieces[self.to_move.other().index()],
-                empty: self.empty() | bit(from),
-                calgary: matches!(self.rules.variant, Variant::Calgary),
-                unique: false,
-            };
-            let king = self.kings & bit(from) != 0;
-            total += ctx.count(from, king, 0);
-        }
-        total
+        let mut counter = Counter(0);
+        self.captures(jumpers, &mut counter);
+        counter.0
     }
 
     /// The number of legal moves, ignoring the draw rules.
@@ -218,7 +207,7 @@ impl Draughts {
         let jumpers = self.jumpers(self.to_move);
         let jump = jumpers != 0;
         if jump {
-            self.generate_captures(jumpers, &mut list);
+            self.captures(jumpers, &mut list);
         } else {
             self.generate_simple(&mut list);
         }
@@ -243,17 +232,90 @@ struct CaptureCtx {
     unique: bool,
 }
 
+/// What the capture search does with each capture it finds: a move list stores it,
+/// a [`Counter`] counts it. One search serves listing and counting, so the two
+/// cannot disagree.
+trait CaptureSink {
+    /// What the search carries along a capture for this sink: the path for a list,
+    /// nothing for a count (so counting does no work for it).
+    type Trail: Copy;
+    /// The trail before the first jump.
+    const START: Self::Trail;
+    /// The trail after one more jump, in direction `d`, that crowns the man or not.
+    fn extend(trail: Self::Trail, d: usize, crowns: bool) -> Self::Trail;
+    /// Takes the finished capture by `ctx`'s piece that ends on `to` having taken
+    /// `captured`.
+    fn take(&mut self, ctx: &CaptureCtx, to: u8, captured: u32, trail: Self::Trail);
+}
+
+/// A capture's way so far, for the move list.
+#[derive(Clone, Copy)]
+struct Trail {
+    /// Direction of jump `k` in bits `2k..2k+2`.
+    path: u32,
+    jumps: u32,
+    flags: u8,
+}
+
+impl CaptureSink for DraughtsMoves {
+    type Trail = Trail;
+    const START: Trail = Trail {
+        path: 0,
+        jumps: 0,
+        flags: 0,
+    };
+
+    #[inline(always)]
+    fn extend(t: Trail, d: usize, crowns: bool) -> Trail {
+        Trail {
+            path: t.path | ((d as u32) << (2 * t.jumps)),
+            jumps: t.jumps + 1,
+            flags: if crowns { FLAG_CROWNS } else { t.flags },
+        }
+    }
+
+    #[inline]
+    fn take(&mut self, ctx: &CaptureCtx, to: u8, captured: u32, t: Trail) {
+        let m = Move {
+            from: ctx.from,
+            to,
+            flags: t.flags | ((captured.count_ones() as u8) << JUMPS_SHIFT),
+            captured,
+            path: t.path,
+        };
+        if ctx.unique && self.iter().any(|o| o.same_result(&m)) {
+            return;
+        }
+        self.push(m);
+    }
+}
+
+/// Counts the captures the search finds (bulk counting).
+struct Counter(u64);
+
+impl CaptureSink for Counter {
+    type Trail = ();
+    const START: () = ();
+
+    #[inline(always)]
+    fn extend(_: (), _: usize, _: bool) {}
+
+    #[inline(always)]
+    fn take(&mut self, _: &CaptureCtx, _: u8, _: u32, _: ()) {
+        self.0 += 1;
+    }
+}
+
 impl CaptureCtx {
-    #[allow(clippy::too_many_arguments)]
-    fn jump(
+    /// Goes on from `sq` (having taken `captured`), handing every finished capture
+    /// to `out`: one whose piece cannot jump again, or (English) whose man is crowned.
+    fn jump<S: CaptureSink>(
         &self,
         sq: u8,
         king: bool,
         captured: u32,
-        path: u32,
-        n: u32,
-        flags: u8,
-        out: &mut DraughtsMoves,
+        trail: S::Trail,
+        out: &mut S,
     ) {
         let mut extended = false;
         let fwd = self.colour.forward();
@@ -268,66 +330,20 @@ impl CaptureCtx {
             }
             extended = true;
             let c = captured | bit(mid);
-            let p = path | ((d as u32) << (2 * n));
             if !king && self.colour.crown_row() & bit(land) != 0 {
+                let t = S::extend(trail, d, true);
                 if self.calgary {
-                    self.jump(land, true, c, p, n + 1, FLAG_CROWNS, out);
+                    self.jump(land, true, c, t, out);
                 } else {
-                    self.push(land, c, p, FLAG_CROWNS, out);
+                    out.take(self, land, c, t);
                 }
             } else {
-                self.jump(land, king, c, p, n + 1, flags, out);
-            }
-        }
-        if !extended && n > 0 {
-            self.push(sq, captured, path, flags, out);
-        }
-    }
-
-    #[inline]
-    fn push(&self, to: u8, captured: u32, path: u32, flags: u8, out: &mut DraughtsMoves) {
-        let m = Move {
-            from: self.from,
-            to,
-            flags: flags | ((captured.count_ones() as u8) << JUMPS_SHIFT),
-            captured,
-            path,
-        };
-        if self.unique && out.iter().any(|o| o.same_result(&m)) {
-            return;
-        }
-        out.push(m);
-    }
-
-    fn count(&self, sq: u8, king: bool, captured: u32) -> u64 {
-        let mut total = 0;
-        let mut extended = false;
-        let fwd = self.colour.forward();
-        for d in 0..4 {
-            if !king && fwd[0] != d && fwd[1] != d {
-                continue;
-            }
-            let mid = NEIGHBOUR[sq as usize][d];
-            let land = JUMP[sq as usize][d];
-            if land == NONE || self.opp & !captured & bit(mid) == 0 || self.empty & bit(land) == 0 {
-                continue;
-            }
-            extended = true;
-            let c = captured | bit(mid);
-            if !king && self.colour.crown_row() & bit(land) != 0 {
-                if self.calgary {
-                    total += self.count(land, true, c);
-                } else {
-                    total += 1;
-                }
-            } else {
-                total += self.count(land, king, c);
+                self.jump(land, king, c, S::extend(trail, d, false), out);
             }
         }
         if !extended && captured != 0 {
-            total += 1;
+            out.take(self, sq, captured, trail);
         }
-        total
     }
 }
 
@@ -389,7 +405,9 @@ mod tests {
                                     calgary,
                                     unique: false,
                                 };
-                                total += ctx.count(s, state(i) == 3, 0);
+                                let mut counter = Counter(0);
+                                ctx.jump(s, state(i) == 3, 0, (), &mut counter);
+                                total += counter.0;
                             }
                         }
                         best = best.max(total);
