@@ -4,7 +4,8 @@
 use core::fmt;
 use core::fmt::Write as _;
 
-use super::board::{Colour, NEIGHBOUR};
+use super::board::Colour;
+use super::history::king_step;
 use super::notation::{char_at, Cursor};
 use super::rules::Rules;
 use super::Draughts;
@@ -194,9 +195,8 @@ impl fmt::Debug for Draughts {
         write!(f, "Draughts({} {:?}", self, self.rules.variant)?;
         if self.reversible > 0 {
             write!(f, " after king moves")?;
-            for &e in &self.history[..self.reversible as usize] {
-                let from = e & 31;
-                let to = NEIGHBOUR[from as usize][(e >> 5) as usize];
+            for &e in self.king_steps() {
+                let (from, to) = king_step(e);
                 write!(f, " {}-{}", from + 1, to + 1)?;
             }
         }

@@ -10,20 +10,74 @@ use super::Draughts;
 /// The most plies the history buffer holds: `2 × MAX_MOVE_LIMIT`.
 pub const HISTORY_CAPACITY: usize = 128;
 
+/// The history entry of a king's simple move: its origin square in bits 0–4, its
+/// direction in bits 5–6.
+#[inline(always)]
+fn entry(mv: Move) -> u8 {
+    mv.from | ((mv.path as u8 & 3) << 5)
+}
+
+/// The origin and destination squares of the king step of history entry `e`.
+#[inline(always)]
+pub(super) fn king_step(e: u8) -> (u8, u8) {
+    let from = e & 31;
+    (from, NEIGHBOUR[from as usize][(e >> 5) as usize])
+}
+
 /// A small set of (from, to) king steps that the Calgary rule forbids.
 pub(super) struct Forbidden {
-    pub(super) pairs: [(u8, u8); HISTORY_CAPACITY / 2],
-    pub(super) len: usize,
+    pairs: [(u8, u8); HISTORY_CAPACITY / 2],
+    len: usize,
 }
 
 impl Forbidden {
+    /// The forbidden steps.
+    #[inline]
+    pub(super) fn pairs(&self) -> &[(u8, u8)] {
+        &self.pairs[..self.len]
+    }
+
     #[inline]
     pub(super) fn contains(&self, from: u8, to: u8) -> bool {
-        self.pairs[..self.len].contains(&(from, to))
+        self.pairs().contains(&(from, to))
     }
 }
 
 impl Draughts {
+    /// The king steps since the last man move or capture, oldest first, as history
+    /// entries (see [`king_step`]).
+    #[inline]
+    pub(super) fn king_steps(&self) -> &[u8] {
+        &self.history[..self.reversible as usize]
+    }
+
+    /// The kings of each colour, indexed by `Colour::index`.
+    #[inline(always)]
+    fn king_sets(&self) -> [u32; 2] {
+        [self.pieces[0] & self.kings, self.pieces[1] & self.kings]
+    }
+
+    /// Walks back through the reversible stretch, undoing one king step at a time,
+    /// and calls `visit(opponent_to_move, kings)` for each earlier position with the
+    /// kings of each colour then (indexed by `Colour::index`); `opponent_to_move`
+    /// tells the positions with the opponent to move from those with the side to
+    /// move now.
+    #[inline(always)]
+    fn walk_back(&self, mut visit: impl FnMut(bool, [u32; 2])) {
+        let n = self.reversible as usize;
+        let me = self.to_move.index();
+        let opp = self.to_move.other().index();
+        let mut k = self.king_sets();
+        for i in (1..=n).rev() {
+            // Entry i (1-based) was made by the opponent when n - i is even.
+            let by_opp = (n - i) % 2 == 0;
+            let mover = if by_opp { opp } else { me };
+            let (from, to) = king_step(self.history[i - 1]);
+            k[mover] = (k[mover] & !bit(to)) | bit(from);
+            visit(by_opp, k);
+        }
+    }
+
     /// The king steps the Calgary rule forbids now: for every earlier position of the
     /// reversible stretch with the opponent to move whose opponent kings stand where
     /// they stand now and whose own kings differ from the present ones by one king
@@ -33,22 +87,14 @@ impl Draughts {
             pairs: [(0, 0); HISTORY_CAPACITY / 2],
             len: 0,
         };
-        let n = self.reversible as usize;
-        if !matches!(self.rules.variant, Variant::Calgary) || n < 3 {
+        if !matches!(self.rules.variant, Variant::Calgary) || self.reversible < 3 {
             return f;
         }
         let me = self.to_move.index();
         let opp = self.to_move.other().index();
-        let mut k = [self.pieces[0] & self.kings, self.pieces[1] & self.kings];
-        let now = k;
-        for i in (1..=n).rev() {
-            // Entry i (1-based) was made by the opponent when n - i is even.
-            let mover = if (n - i) % 2 == 0 { opp } else { me };
-            let e = self.history[i - 1];
-            let from = e & 31;
-            let to = NEIGHBOUR[from as usize][(e >> 5) as usize];
-            k[mover] = (k[mover] & !bit(to)) | bit(from);
-            if (n - i) % 2 == 0 && k[opp] == now[opp] {
+        let now = self.king_sets();
+        self.walk_back(|opponent_to_move, k| {
+            if opponent_to_move && k[opp] == now[opp] {
                 let diff = k[me] ^ now[me];
                 if diff.count_ones() == 2 {
                     let a = (now[me] & diff).trailing_zeros() as u8;
@@ -59,29 +105,20 @@ impl Draughts {
                     }
                 }
             }
-        }
+        });
         f
     }
 
     /// How many times the current position occurred before in the reversible
     /// stretch (same pieces, same side to move).
     fn earlier_occurrences(&self) -> u32 {
-        let n = self.reversible as usize;
-        let mut k = [self.pieces[0] & self.kings, self.pieces[1] & self.kings];
-        let now = k;
-        let me = self.to_move.index();
-        let opp = self.to_move.other().index();
+        let now = self.king_sets();
         let mut count = 0;
-        for i in (1..=n).rev() {
-            let mover = if (n - i) % 2 == 0 { opp } else { me };
-            let e = self.history[i - 1];
-            let from = e & 31;
-            let to = NEIGHBOUR[from as usize][(e >> 5) as usize];
-            k[mover] = (k[mover] & !bit(to)) | bit(from);
-            if (n - i) % 2 == 1 && k == now {
+        self.walk_back(|opponent_to_move, k| {
+            if !opponent_to_move && k == now {
                 count += 1;
             }
-        }
+        });
         count
     }
 
@@ -106,7 +143,7 @@ impl Draughts {
         };
         let n = self.reversible as usize;
         if n < HISTORY_CAPACITY {
-            g.history[n] = mv.from | ((mv.path as u8 & 3) << 5);
+            g.history[n] = entry(mv);
             g.reversible += 1;
         }
         let rep = g.rules.repetition;

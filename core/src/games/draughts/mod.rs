@@ -123,8 +123,7 @@ impl PartialEq for Draughts {
             && self.rules == other.rules
             && self.repetition_draw == other.repetition_draw
             && self.reversible == other.reversible
-            && self.history[..self.reversible as usize]
-                == other.history[..other.reversible as usize]
+            && self.king_steps() == other.king_steps()
     }
 }
 
@@ -314,12 +313,12 @@ impl Game for Draughts {
     /// game (no king moves yet) the history is empty and the key is the hash.
     #[inline]
     fn search_key(&self) -> u64 {
-        let n = self.reversible as usize;
-        if n == 0 {
+        let steps = self.king_steps();
+        if steps.is_empty() {
             return self.hash;
         }
-        let mut h = n as u64;
-        for &e in &self.history[..n] {
+        let mut h = steps.len() as u64;
+        for &e in steps {
             h = crate::zobrist::mix64(h ^ u64::from(e));
         }
         self.hash ^ h

@@ -98,7 +98,7 @@ impl Draughts {
         }
         if matches!(self.rules.variant, Variant::Calgary) && self.reversible >= 3 {
             let f = self.forbidden();
-            if f.len > 0 {
+            if !f.pairs().is_empty() {
                 out.retain(|m| !(my_kings & bit(m.from) != 0 && f.contains(m.from, m.to)));
             }
         }
@@ -171,7 +171,7 @@ impl Draughts {
             let f = self.forbidden();
             let kings = self.kings_of(c);
             let empty = self.empty();
-            for &(from, to) in &f.pairs[..f.len] {
+            for &(from, to) in f.pairs() {
                 if kings & bit(from) != 0
                     && empty & bit(to) != 0
                     && NEIGHBOUR[from as usize].contains(&to)
