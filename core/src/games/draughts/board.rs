@@ -124,6 +124,13 @@ impl Colour {
         }
     }
 
+    /// True if its men move in direction `d`.
+    #[inline(always)]
+    pub(super) const fn is_forward(self, d: usize) -> bool {
+        let [f0, f1] = self.forward();
+        f0 == d || f1 == d
+    }
+
     /// The row where its men are crowned.
     #[inline]
     pub(super) const fn crown_row(self) -> u32 {

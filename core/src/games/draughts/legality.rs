@@ -38,7 +38,7 @@ impl Draughts {
             let Some(d) = (0..4).find(|&d| NEIGHBOUR[mv.from as usize][d] == mv.to) else {
                 return Err("a simple move goes one square diagonally");
             };
-            if !king && !colour.forward().contains(&d) {
+            if !king && !colour.is_forward(d) {
                 return Err("men move forward only");
             }
             if self.empty() & bit(mv.to) == 0 {
@@ -67,7 +67,7 @@ impl Draughts {
         let calgary = matches!(self.rules.variant, Variant::Calgary);
         for k in 0..n {
             let d = ((mv.path >> (2 * k)) & 3) as usize;
-            if !king && colour.forward()[0] != d && colour.forward()[1] != d {
+            if !king && !colour.is_forward(d) {
                 return "men capture forward only";
             }
             let mid = NEIGHBOUR[sq as usize][d];
@@ -96,7 +96,7 @@ impl Draughts {
         let crowned_now = king && self.kings & bit(mv.from) == 0;
         if calgary || !crowned_now {
             for d in 0..4 {
-                if !king && colour.forward()[0] != d && colour.forward()[1] != d {
+                if !king && !colour.is_forward(d) {
                     continue;
                 }
                 let mid = NEIGHBOUR[sq as usize][d];

@@ -85,7 +85,6 @@ use crate::game::{Game, Outcome, Player};
 use crate::zobrist;
 use board::{bit, BOTTOM_ROW, TOP_ROW};
 use fen::parse_fen;
-use mv::FLAG_CROWNS;
 
 const KEYS: [u64; 129] = zobrist::keys(0xd4a9_6875_c0ff_ee01);
 
@@ -350,7 +349,7 @@ impl Game for Draughts {
         let mut pieces = self.pieces;
         pieces[me] = (pieces[me] & !from) | to;
         let mut hash = self.hash ^ SIDE_KEY ^ piece_key(me, king, mv.from);
-        let becomes_king = king || mv.flags & FLAG_CROWNS != 0;
+        let becomes_king = king || mv.crowns();
         hash ^= piece_key(me, becomes_king, mv.to);
         let mut kings = self.kings & !from;
         if becomes_king {
@@ -405,7 +404,7 @@ impl Game for Draughts {
         if mv.captured != 0 {
             h += 4 * mv.jumps() as i32 + 2 * (mv.captured & self.kings).count_ones() as i32;
         }
-        if mv.flags & FLAG_CROWNS != 0 {
+        if mv.crowns() {
             h += 3;
         }
         h

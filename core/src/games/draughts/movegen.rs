@@ -2,7 +2,7 @@
 //! search, and bulk counting.
 
 use super::board::{bit, step, Colour, JUMP, NEIGHBOUR, NONE};
-use super::mv::{DraughtsMoves, Move, MoveSet, FLAG_CROWNS, JUMPS_SHIFT};
+use super::mv::{DraughtsMoves, Move, MoveSet};
 use super::rules::Variant;
 use super::Draughts;
 use crate::game::Game;
@@ -28,7 +28,7 @@ impl Draughts {
     #[inline]
     fn step_targets(&self, colour: Colour, d: usize) -> u32 {
         let me = self.pieces[colour.index()];
-        let movers = if colour.forward()[0] == d || colour.forward()[1] == d {
+        let movers = if colour.is_forward(d) {
             me
         } else {
             me & self.kings
@@ -70,30 +70,15 @@ impl Draughts {
         let my_kings = me & self.kings;
         let empty = self.empty();
         let crown = colour.crown_row();
-        let fwd = colour.forward();
         for d in 0..4 {
-            let movers = if fwd[0] == d || fwd[1] == d {
-                me
-            } else {
-                my_kings
-            };
+            let movers = if colour.is_forward(d) { me } else { my_kings };
             let mut targets = step(movers, d) & empty;
             while targets != 0 {
                 let to = targets.trailing_zeros() as u8;
                 targets &= targets - 1;
                 let from = NEIGHBOUR[to as usize][d ^ 3];
-                let flags = if self.kings & bit(from) == 0 && crown & bit(to) != 0 {
-                    FLAG_CROWNS
-                } else {
-                    0
-                };
-                out.push(Move {
-                    from,
-                    to,
-                    flags,
-                    captured: 0,
-                    path: d as u32,
-                });
+                let crowns = self.kings & bit(from) == 0 && crown & bit(to) != 0;
+                out.push(Move::simple(from, to, d, crowns));
             }
         }
         if matches!(self.rules.variant, Variant::Calgary) && self.reversible >= 3 {
@@ -254,7 +239,7 @@ struct Trail {
     /// Direction of jump `k` in bits `2k..2k+2`.
     path: u32,
     jumps: u32,
-    flags: u8,
+    crowns: bool,
 }
 
 impl CaptureSink for DraughtsMoves {
@@ -262,7 +247,7 @@ impl CaptureSink for DraughtsMoves {
     const START: Trail = Trail {
         path: 0,
         jumps: 0,
-        flags: 0,
+        crowns: false,
     };
 
     #[inline(always)]
@@ -270,19 +255,14 @@ impl CaptureSink for DraughtsMoves {
         Trail {
             path: t.path | ((d as u32) << (2 * t.jumps)),
             jumps: t.jumps + 1,
-            flags: if crowns { FLAG_CROWNS } else { t.flags },
+            crowns: crowns || t.crowns,
         }
     }
 
     #[inline]
     fn take(&mut self, ctx: &CaptureCtx, to: u8, captured: u32, t: Trail) {
-        let m = Move {
-            from: ctx.from,
-            to,
-            flags: t.flags | ((captured.count_ones() as u8) << JUMPS_SHIFT),
-            captured,
-            path: t.path,
-        };
+        let jumps = captured.count_ones();
+        let m = Move::capture(ctx.from, to, captured, t.path, jumps, t.crowns);
         if ctx.unique && self.iter().any(|o| o.same_result(&m)) {
             return;
         }
@@ -318,9 +298,8 @@ impl CaptureCtx {
         out: &mut S,
     ) {
         let mut extended = false;
-        let fwd = self.colour.forward();
         for d in 0..4 {
-            if !king && fwd[0] != d && fwd[1] != d {
+            if !king && !self.colour.is_forward(d) {
                 continue;
             }
             let mid = NEIGHBOUR[sq as usize][d];

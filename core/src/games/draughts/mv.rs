@@ -4,11 +4,11 @@ use super::board::JUMP;
 use crate::game::Outcome;
 use crate::move_list::MoveList;
 
-pub(super) const FLAG_CROWNS: u8 = 1;
+const FLAG_CROWNS: u8 = 1;
 /// The number of jumps is kept in the flags above this bit (it equals the number of
 /// captured pieces in every legal move; a move read from text may jump a piece twice,
 /// and is then refused with that reason).
-pub(super) const JUMPS_SHIFT: u8 = 1;
+const JUMPS_SHIFT: u8 = 1;
 
 /// A move: its origin and destination, the captured pieces, and the path of a
 /// capture (one direction per jump), which is what tells two capture paths with the
@@ -18,13 +18,45 @@ pub(super) const JUMPS_SHIFT: u8 = 1;
 pub struct Move {
     pub(super) from: u8,
     pub(super) to: u8,
-    pub(super) flags: u8,
+    flags: u8,
     pub(super) captured: u32,
     /// Direction of jump `k` in bits `2k..2k+2` (captures only).
     pub(super) path: u32,
 }
 
 impl Move {
+    /// A simple move from `from` to its neighbour `to` in direction `d`.
+    #[inline(always)]
+    pub(super) const fn simple(from: u8, to: u8, d: usize, crowns: bool) -> Move {
+        Move {
+            from,
+            to,
+            flags: if crowns { FLAG_CROWNS } else { 0 },
+            captured: 0,
+            path: d as u32,
+        }
+    }
+
+    /// A capture of `jumps` jumps along `path` (the direction of jump `k` in bits
+    /// `2k..2k+2`) that takes `captured`.
+    #[inline(always)]
+    pub(super) const fn capture(
+        from: u8,
+        to: u8,
+        captured: u32,
+        path: u32,
+        jumps: u32,
+        crowns: bool,
+    ) -> Move {
+        Move {
+            from,
+            to,
+            flags: (if crowns { FLAG_CROWNS } else { 0 }) | ((jumps as u8) << JUMPS_SHIFT),
+            captured,
+            path,
+        }
+    }
+
     /// The origin square index (0–31; PDN square `from() + 1`).
     pub const fn from(&self) -> u8 {
         self.from

@@ -5,7 +5,7 @@
 use core::fmt;
 
 use super::board::{bit, square_at, square_x, square_y, JUMP, NEIGHBOUR};
-use super::mv::{DraughtsMoves, Move, FLAG_CROWNS, JUMPS_SHIFT};
+use super::mv::{DraughtsMoves, Move};
 use super::Draughts;
 use crate::error::ParseError;
 
@@ -201,21 +201,9 @@ impl Draughts {
         // Not legal here: build the move the squares describe.
         if squares.len() == 2 {
             if let Some(d) = NEIGHBOUR[from as usize].iter().position(|&n| n == to) {
-                {
-                    let crown = self.to_move.crown_row();
-                    let man = self.kings & bit(from) == 0;
-                    return Ok(Move {
-                        from,
-                        to,
-                        flags: if man && crown & bit(to) != 0 {
-                            FLAG_CROWNS
-                        } else {
-                            0
-                        },
-                        captured: 0,
-                        path: d as u32,
-                    });
-                }
+                let crown = self.to_move.crown_row();
+                let man = self.kings & bit(from) == 0;
+                return Ok(Move::simple(from, to, d, man && crown & bit(to) != 0));
             }
         }
         let mut captured = 0u32;
@@ -242,14 +230,8 @@ impl Draughts {
                 crowns = true;
             }
         }
-        Ok(Move {
-            from,
-            to,
-            flags: if crowns { FLAG_CROWNS } else { 0 }
-                | ((squares.len() as u8 - 1) << JUMPS_SHIFT),
-            captured,
-            path,
-        })
+        let jumps = squares.len() as u32 - 1;
+        Ok(Move::capture(from, to, captured, path, jumps, crowns))
     }
 
     /// Reads a move in PDN or (starting with `[`) the Calgary notation: the body of
