@@ -6,11 +6,22 @@ use core::fmt::Write as _;
 
 use super::board::Colour;
 use super::history::king_step;
-use super::notation::{char_at, Cursor};
+use super::notation::{char_at, shift, Cursor};
 use super::rules::Rules;
 use super::Draughts;
 use crate::error::ParseError;
 
+/// The colour a FEN letter names: `B`, or `W` or `R` (Red, the Calgary name for
+/// White), in either case.
+fn colour_letter(c: u8) -> Option<Colour> {
+    match c.to_ascii_uppercase() {
+        b'B' => Some(Colour::Black),
+        b'W' | b'R' => Some(Colour::White),
+        _ => None,
+    }
+}
+
+/// Reads a PDN FEN position, bare or in a `[FEN "..."]` tag, with no history.
 pub(super) fn parse_fen(rules: Rules, text: &str) -> Result<Draughts, ParseError> {
     let mut s = text.trim();
     let mut base = text.len() - text.trim_start().len();
@@ -41,26 +52,22 @@ pub(super) fn parse_fen(rules: Rules, text: &str) -> Result<Draughts, ParseError
     }
     let s_trim = s.trim_end_matches('.');
     let bytes = s_trim.as_bytes();
-    let mut p = Cursor { bytes, pos: 0 };
+    let mut p = Cursor::new(bytes);
     let err_at = |r: &'static str, pos: usize| ParseError::new(r, base + pos);
     p.skip_ws();
     let side_at = p.pos;
-    let to_move = match p.next() {
-        Some(b'B') | Some(b'b') => Colour::Black,
-        Some(b'W') | Some(b'w') | Some(b'R') | Some(b'r') => Colour::White,
-        Some(c) => {
-            return Err(ParseError::at_char(
-                "expected the side to move, 'B' or 'W'",
-                base + side_at,
-                char_at(bytes, side_at, c),
-            ))
-        }
-        None => {
-            return Err(err_at(
-                "empty position: expected a FEN like B:W21,...:B1,...",
-                0,
-            ))
-        }
+    let Some(c) = p.next() else {
+        return Err(err_at(
+            "empty position: expected a FEN like B:W21,...:B1,...",
+            0,
+        ));
+    };
+    let Some(to_move) = colour_letter(c) else {
+        return Err(ParseError::at_char(
+            "expected the side to move, 'B' or 'W'",
+            base + side_at,
+            char_at(bytes, side_at, c),
+        ));
     };
     let mut pieces = [0u32; 2];
     let mut kings = 0u32;
@@ -71,23 +78,18 @@ pub(super) fn parse_fen(rules: Rules, text: &str) -> Result<Draughts, ParseError
             break;
         }
         p.expect(b':', "expected ':' before a side's pieces")
-            .map_err(|e| ParseError {
-                offset: e.offset + base,
-                ..e
-            })?;
+            .map_err(shift(base))?;
         p.skip_ws();
         let c_at = p.pos;
-        let colour = match p.next() {
-            Some(b'B') | Some(b'b') => Colour::Black,
-            Some(b'W') | Some(b'w') | Some(b'R') | Some(b'r') => Colour::White,
-            Some(c) => {
-                return Err(ParseError::at_char(
-                    "expected 'W' or 'B' naming a side",
-                    base + c_at,
-                    char_at(bytes, c_at, c),
-                ))
-            }
-            None => return Err(err_at("expected 'W' or 'B' naming a side", c_at)),
+        let Some(c) = p.next() else {
+            return Err(err_at("expected 'W' or 'B' naming a side", c_at));
+        };
+        let Some(colour) = colour_letter(c) else {
+            return Err(ParseError::at_char(
+                "expected 'W' or 'B' naming a side",
+                base + c_at,
+                char_at(bytes, c_at, c),
+            ));
         };
         if seen[colour.index()] {
             return Err(err_at("a side is listed twice", c_at));
@@ -106,16 +108,10 @@ pub(super) fn parse_fen(rules: Rules, text: &str) -> Result<Draughts, ParseError
                 false
             };
             let at = p.pos;
-            let a = p.number().map_err(|e| ParseError {
-                offset: e.offset + base,
-                ..e
-            })?;
+            let a = p.number().map_err(shift(base))?;
             let b = if p.peek() == Some(b'-') {
                 p.pos += 1;
-                p.number().map_err(|e| ParseError {
-                    offset: e.offset + base,
-                    ..e
-                })?
+                p.number().map_err(shift(base))?
             } else {
                 a
             };

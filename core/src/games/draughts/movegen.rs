@@ -51,14 +51,17 @@ impl Draughts {
         self.jumpers(self.to_move) != 0
     }
 
-    /// Writes the legal moves ignoring the draw rules.
-    pub(super) fn generate_all(&self, out: &mut DraughtsMoves) {
+    /// Writes the legal moves ignoring the draw rules; returns true if they are
+    /// captures.
+    pub(super) fn generate_all(&self, out: &mut DraughtsMoves) -> bool {
         out.clear();
         let jumpers = self.jumpers(self.to_move);
         if jumpers != 0 {
             self.captures(jumpers, out);
+            true
         } else {
             self.generate_simple(out);
+            false
         }
     }
 
@@ -189,13 +192,7 @@ impl Draughts {
             return MoveSet::End(outcome);
         }
         let mut list = DraughtsMoves::new();
-        let jumpers = self.jumpers(self.to_move);
-        let jump = jumpers != 0;
-        if jump {
-            self.captures(jumpers, &mut list);
-        } else {
-            self.generate_simple(&mut list);
-        }
+        let jump = self.generate_all(&mut list);
         // In square order, for people to read (search uses generation order).
         list.sort_unstable_by_key(|m| (m.from, m.to, m.path));
         if jump {

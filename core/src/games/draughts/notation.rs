@@ -45,7 +45,7 @@ impl Draughts {
         let mut tags = [false; 14];
         let mut n = 0;
         let bytes = text.as_bytes();
-        let mut p = Cursor { bytes, pos: 0 };
+        let mut p = Cursor::new(bytes);
         p.skip_ws();
         p.expect(b'[', "a Calgary move starts with '['")?;
         loop {
@@ -240,10 +240,7 @@ impl Draughts {
         let t = text.trim_start();
         let lead = text.len() - t.len();
         if t.starts_with('[') {
-            return self.parse_move_calgary(t).map_err(|e| ParseError {
-                offset: e.offset + lead,
-                ..e
-            });
+            return self.parse_move_calgary(t).map_err(shift(lead));
         }
         let t = t.trim_end();
         let bytes = t.as_bytes();
@@ -255,13 +252,10 @@ impl Draughts {
         }
         let mut squares = [0u8; 14];
         let mut n = 0;
-        let mut p = Cursor { bytes, pos: 0 };
+        let mut p = Cursor::new(bytes);
         loop {
             let at = p.pos;
-            let v = p.number().map_err(|e| ParseError {
-                offset: e.offset + lead,
-                ..e
-            })?;
+            let v = p.number().map_err(shift(lead))?;
             if !(1..=32).contains(&v) {
                 return Err(ParseError::new("squares are numbered 1 to 32", at + lead));
             }
@@ -319,7 +313,11 @@ pub(super) struct Cursor<'a> {
     pub(super) pos: usize,
 }
 
-impl Cursor<'_> {
+impl<'a> Cursor<'a> {
+    /// A cursor at the start of `bytes`.
+    pub(super) fn new(bytes: &'a [u8]) -> Self {
+        Cursor { bytes, pos: 0 }
+    }
     pub(super) fn peek(&self) -> Option<u8> {
         self.bytes.get(self.pos).copied()
     }
@@ -371,6 +369,15 @@ impl Cursor<'_> {
             });
         }
         Ok(v)
+    }
+}
+
+/// Moves a parse error `by` bytes on: for errors found in a slice of the text that
+/// starts `by` bytes in.
+pub(super) fn shift(by: usize) -> impl Fn(ParseError) -> ParseError {
+    move |e| ParseError {
+        offset: e.offset + by,
+        ..e
     }
 }
 
