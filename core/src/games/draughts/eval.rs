@@ -17,6 +17,7 @@
 //!   opponent's kings in a double corner (where they are hardest to trap) against
 //!   itself, so search drives them out into the open and traps them.
 
+use super::board::{BOTTOM_ROW, TOP_ROW};
 use super::{square_x, square_y, Colour, Draughts};
 use crate::game::{Game, Player};
 use crate::search::{for_player, Evaluator, Score};
@@ -178,8 +179,6 @@ impl DraughtsEval {
     }
 }
 
-const TOP_ROW: u32 = 0x0000_000F;
-const BOTTOM_ROW: u32 = 0xF000_0000;
 /// Squares 14, 15, 18, 19.
 const CENTRE: u32 = (1 << 13) | (1 << 14) | (1 << 17) | (1 << 18);
 /// Rows 3 and 4 outside the centre, and squares 10, 11, 22, 23.

@@ -188,7 +188,7 @@ impl fmt::Display for Draughts {
 
 impl fmt::Debug for Draughts {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Draughts({} {:?}", self, self.rules.variant)?;
+        write!(f, "Draughts({} {:?}", self, self.rules.variant())?;
         if self.reversible > 0 {
             write!(f, " after king moves")?;
             for &e in self.king_steps() {

@@ -4,7 +4,6 @@
 
 use super::board::{bit, NEIGHBOUR};
 use super::mv::Move;
-use super::rules::Variant;
 use super::Draughts;
 
 /// The most plies the history buffer holds: `2 × MAX_MOVE_LIMIT`.
@@ -78,6 +77,14 @@ impl Draughts {
         }
     }
 
+    /// True if the Calgary rule can forbid a king step now: the Calgary variant, and
+    /// at least three king steps since the last man move or capture (with fewer, no
+    /// earlier position can recur).
+    #[inline(always)]
+    pub(super) fn calgary_rule_applies(&self) -> bool {
+        self.rules.is_calgary() && self.reversible >= 3
+    }
+
     /// The king steps the Calgary rule forbids now: for every earlier position of the
     /// reversible stretch with the opponent to move whose opponent kings stand where
     /// they stand now and whose own kings differ from the present ones by one king
@@ -87,7 +94,7 @@ impl Draughts {
             pairs: [(0, 0); HISTORY_CAPACITY / 2],
             len: 0,
         };
-        if !matches!(self.rules.variant, Variant::Calgary) || self.reversible < 3 {
+        if !self.calgary_rule_applies() {
             return f;
         }
         let me = self.to_move.index();
@@ -146,7 +153,7 @@ impl Draughts {
             g.history[n] = entry(mv);
             g.reversible += 1;
         }
-        let rep = g.rules.repetition;
+        let rep = g.rules.repetition();
         if rep != 0 && g.reversible >= 4 && g.earlier_occurrences() + 1 >= u32::from(rep) {
             g.repetition_draw = true;
         }

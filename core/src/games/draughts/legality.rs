@@ -3,7 +3,6 @@
 
 use super::board::{bit, JUMP, NEIGHBOUR, NONE};
 use super::mv::{DraughtsMoves, Move};
-use super::rules::Variant;
 use super::Draughts;
 
 impl Draughts {
@@ -49,7 +48,7 @@ impl Draughts {
             }
             return Err("not a legal move in this position");
         }
-        if self.rules.unique_captures && legal.iter().any(|m| m.same_result(&mv)) {
+        if self.rules.unique_captures() && legal.iter().any(|m| m.same_result(&mv)) {
             return Err("the same capture is listed by another path (unique captures)");
         }
         Err(self.explain_capture(mv))
@@ -64,7 +63,7 @@ impl Draughts {
         let mut sq = mv.from;
         let mut jumped = 0u32;
         let n = mv.jumps();
-        let calgary = matches!(self.rules.variant, Variant::Calgary);
+        let calgary = self.rules.is_calgary();
         for k in 0..n {
             let d = ((mv.path >> (2 * k)) & 3) as usize;
             if !king && !colour.is_forward(d) {

@@ -1,5 +1,7 @@
 //! English draughts (checkers) on 32-square bitboards: the standard English rules and
-//! the Calgary variant of the CPSC 449 assignment.
+//! the Calgary variant of the Calgary checkers assignment (CPSC 449;
+//! docs/references.md). docs/games/draughts.md describes both and the engine's
+//! evaluation.
 //!
 //! # Board
 //! The 32 playable squares are numbered 1–32 as in PDN, row by row from the top, left
@@ -113,6 +115,10 @@ pub struct Draughts {
     /// in bits 0–4, direction in bits 5–6.
     history: [u8; HISTORY_CAPACITY],
 }
+
+// Every ply of search and perft copies a position: keep an eye on its size (the
+// history buffer is most of it).
+const _: () = assert!(core::mem::size_of::<Draughts>() == 160);
 
 impl PartialEq for Draughts {
     fn eq(&self, other: &Self) -> bool {
@@ -249,7 +255,7 @@ impl Draughts {
     /// True if the game is drawn by a draw rule (move limit or repetition).
     #[inline]
     pub fn is_drawn_by_rule(&self) -> bool {
-        self.repetition_draw || u32::from(self.reversible) >= 2 * u32::from(self.rules.move_limit)
+        self.repetition_draw || u32::from(self.reversible) >= 2 * u32::from(self.rules.move_limit())
     }
 
     /// The assignment's `apply_move`: plays `mv` if it is legal; otherwise the error
@@ -318,7 +324,7 @@ impl Game for Draughts {
         }
         let mut h = steps.len() as u64;
         for &e in steps {
-            h = crate::zobrist::mix64(h ^ u64::from(e));
+            h = zobrist::mix64(h ^ u64::from(e));
         }
         self.hash ^ h
     }
@@ -408,15 +414,5 @@ impl Game for Draughts {
             h += 3;
         }
         h
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn move_is_twelve_bytes() {
-        assert_eq!(core::mem::size_of::<Move>(), 12);
     }
 }

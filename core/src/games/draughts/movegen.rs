@@ -3,7 +3,6 @@
 
 use super::board::{bit, step, Colour, JUMP, NEIGHBOUR, NONE};
 use super::mv::{DraughtsMoves, Move, MoveSet};
-use super::rules::Variant;
 use super::Draughts;
 use crate::game::Game;
 
@@ -84,7 +83,7 @@ impl Draughts {
                 out.push(Move::simple(from, to, d, crowns));
             }
         }
-        if matches!(self.rules.variant, Variant::Calgary) && self.reversible >= 3 {
+        if self.calgary_rule_applies() {
             let f = self.forbidden();
             if !f.pairs().is_empty() {
                 out.retain(|m| !(my_kings & bit(m.from) != 0 && f.contains(m.from, m.to)));
@@ -104,8 +103,8 @@ impl Draughts {
                 colour: self.to_move,
                 opp: self.pieces[self.to_move.other().index()],
                 empty: self.empty() | bit(from),
-                calgary: matches!(self.rules.variant, Variant::Calgary),
-                unique: self.rules.unique_captures,
+                calgary: self.rules.is_calgary(),
+                unique: self.rules.unique_captures(),
             };
             let king = self.kings & bit(from) != 0;
             ctx.jump(from, king, 0, S::START, out);
@@ -114,7 +113,7 @@ impl Draughts {
 
     /// Counts captures without storing them (bulk counting).
     fn count_captures(&self, jumpers: u32) -> u64 {
-        if self.rules.unique_captures {
+        if self.rules.unique_captures() {
             // Paths with the same result count once: only the list can tell them apart.
             let mut list = DraughtsMoves::new();
             self.captures(jumpers, &mut list);
@@ -155,7 +154,7 @@ impl Draughts {
             n += (step(mk, F0 ^ 3) & empty).count_ones() + (step(mk, F1 ^ 3) & empty).count_ones();
         }
         let mut n = u64::from(n);
-        if matches!(self.rules.variant, Variant::Calgary) && self.reversible >= 3 {
+        if self.calgary_rule_applies() {
             let f = self.forbidden();
             let kings = self.kings_of(c);
             let empty = self.empty();
@@ -177,7 +176,7 @@ impl Draughts {
         if self.jumpers(self.to_move) != 0 {
             return true;
         }
-        if matches!(self.rules.variant, Variant::Calgary) && self.reversible >= 3 {
+        if self.calgary_rule_applies() {
             return self.count_all() != 0;
         }
         (0..4).any(|d| self.step_targets(self.to_move, d) != 0)

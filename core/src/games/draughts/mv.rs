@@ -24,6 +24,9 @@ pub struct Move {
     pub(super) path: u32,
 }
 
+// Moves fill the move lists and the transposition table entries: 12 bytes, kept so.
+const _: () = assert!(core::mem::size_of::<Move>() == 12);
+
 impl Move {
     /// A simple move from `from` to its neighbour `to` in direction `d`.
     #[inline(always)]

@@ -29,10 +29,10 @@ pub const MAX_MOVE_LIMIT: u8 = (HISTORY_CAPACITY / 2) as u8;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Rules {
-    pub(super) variant: Variant,
-    pub(super) move_limit: u8,
-    pub(super) repetition: u8,
-    pub(super) unique_captures: bool,
+    variant: Variant,
+    move_limit: u8,
+    repetition: u8,
+    unique_captures: bool,
 }
 
 impl Default for Rules {
@@ -75,6 +75,12 @@ impl Rules {
         self.move_limit
     }
 
+    /// True for the Calgary variant.
+    #[inline(always)]
+    pub(super) const fn is_calgary(&self) -> bool {
+        matches!(self.variant, Variant::Calgary)
+    }
+
     /// The occurrence of a position that draws the game (English; 0 = never).
     pub const fn repetition(&self) -> u8 {
         self.repetition
@@ -103,7 +109,7 @@ impl Rules {
     pub const fn with_repetition(self, n: u8) -> Result<Self, &'static str> {
         if n == 1 {
             Err("a repetition draw needs at least the second occurrence (or 0 for none)")
-        } else if n != 0 && matches!(self.variant, Variant::Calgary) {
+        } else if n != 0 && self.is_calgary() {
             Err("the Calgary variant forbids repeated positions: no repetition draw")
         } else {
             Ok(Rules {
