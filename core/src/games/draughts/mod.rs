@@ -137,18 +137,7 @@ impl Eq for Draughts {}
 impl Draughts {
     /// The start position under `rules`.
     pub const fn new(rules: Rules) -> Self {
-        let mut g = Draughts {
-            pieces: [0x0000_0FFF, 0xFFF0_0000],
-            kings: 0,
-            to_move: rules.first_colour(),
-            rules,
-            repetition_draw: false,
-            reversible: 0,
-            hash: 0,
-            history: [0; HISTORY_CAPACITY],
-        };
-        g.hash = g.compute_hash();
-        g
+        Draughts::from_parts(rules, [0x0000_0FFF, 0xFFF0_0000], 0, rules.first_colour())
     }
 
     /// A position from bitboards, with no history. Fails if the pieces overlap, a
@@ -175,8 +164,14 @@ impl Draughts {
         if white & !kings & TOP_ROW != 0 {
             return Err("a white man on row 1 (squares 1-4) would be a king");
         }
+        Ok(Draughts::from_parts(rules, [black, white], kings, to_move))
+    }
+
+    /// The position with these pieces (indexed by `Colour::index`) and no history,
+    /// its hash computed.
+    const fn from_parts(rules: Rules, pieces: [u32; 2], kings: u32, to_move: Colour) -> Self {
         let mut g = Draughts {
-            pieces: [black, white],
+            pieces,
             kings,
             to_move,
             rules,
@@ -186,7 +181,7 @@ impl Draughts {
             history: [0; HISTORY_CAPACITY],
         };
         g.hash = g.compute_hash();
-        Ok(g)
+        g
     }
 
     const fn compute_hash(&self) -> u64 {
