@@ -3,7 +3,6 @@
 #![no_std]
 #![no_main]
 
-use ply_core::games::tictactoe::Square;
 use ply_core::search::{Limits, TtEntry};
 use ply_firmware_sim::matches;
 
