@@ -66,6 +66,9 @@
 //! When both players meet their win condition (only possible in a set-up position),
 //! the player who moved last wins.
 //!
+//! Since the draw limit makes the outcome depend on the plies played, the
+//! [search key](Game::search_key) folds in the plies still to play before the limit.
+//!
 //! # Files
 //! `board.rs` (sizes, camps, corners), `movegen.rs` (steps, jump chains, the move
 //! generator), `notation.rs` (text in and out), [`eval`] (the evaluations); this file
@@ -132,7 +135,7 @@ const SIDE_KEY: u64 = KEYS[512];
 
 /// A Halma position on board `B`: both players' pieces, the side to move, the plies
 /// played (for the draw limit), the rules and the incremental hash (which does not
-/// include the ply count).
+/// include the ply count; [`Game::search_key`] adds the plies left).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Halma<B> {
@@ -208,6 +211,12 @@ impl<B: HalmaBoard> Halma<B> {
         self.plies
     }
 
+    /// Plies still to play before the draw limit (0 once it is reached).
+    #[inline]
+    pub fn plies_left(&self) -> u16 {
+        self.rules.max_plies.saturating_sub(self.plies)
+    }
+
     /// True if `player` meets its win condition on this board.
     pub fn has_won(&self, player: Player) -> bool {
         let mine = self.pieces[player.index()];
@@ -268,6 +277,16 @@ impl<B: HalmaBoard> Game for Halma<B> {
     #[inline]
     fn hash(&self) -> u64 {
         self.hash
+    }
+
+    /// The hash with the plies left before the draw limit folded in: the outcome
+    /// depends on them (the same board is drawn at the limit and goes on before it),
+    /// so a table must not share results between positions that differ in them.
+    /// Positions that differ only in plies played and limit, with as many plies
+    /// left, have the same future and share the key.
+    #[inline]
+    fn search_key(&self) -> u64 {
+        self.hash ^ zobrist::mix64(u64::from(self.plies_left()))
     }
 
     fn generate_moves(&self, moves: &mut B::Moves) {
@@ -333,5 +352,45 @@ impl<B: HalmaBoard> fmt::Debug for Halma<B> {
 impl<B: HalmaBoard> Default for Halma<B> {
     fn default() -> Self {
         Self::new(HalmaRules::default())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The start board with `plies` played under a `limit`-ply draw limit.
+    fn at_ply(plies: u16, limit: u16) -> Halma8 {
+        let rules = HalmaRules {
+            max_plies: limit,
+            ..HalmaRules::default()
+        };
+        let start = "xxxx..../xxx...../xx....../x......./.......o/......oo/.....ooo/....oooo";
+        let mut text: heapless::String<96> = heapless::String::new();
+        fmt::write(&mut text, format_args!("{} x {}", start, plies)).unwrap();
+        Halma8::parse_position(rules, &text).unwrap()
+    }
+
+    #[test]
+    fn search_key_tells_apart_positions_the_ply_limit_treats_differently() {
+        let (early, late, over) = (at_ply(2, 10), at_ply(9, 10), at_ply(10, 10));
+        // One board, one hash: the hash ignores the ply counter.
+        assert_eq!(early.hash(), late.hash());
+        assert_eq!(early.hash(), over.hash());
+        // Their outcomes differ: one move from `late` reaches the limit (a draw),
+        // `over` is drawn already, `early` goes on.
+        let mv = early.legal_moves()[0];
+        assert_eq!(early.play(mv).unwrap().outcome(), Outcome::Ongoing);
+        assert_eq!(late.play(mv).unwrap().outcome(), Outcome::Draw);
+        assert_eq!(over.outcome(), Outcome::Draw);
+        // So their search keys differ.
+        assert_ne!(early.search_key(), late.search_key());
+        assert_ne!(late.search_key(), over.search_key());
+        assert_ne!(early.search_key(), over.search_key());
+        // The key follows the plies left: as many plies left under another limit is
+        // the same future, and the same key.
+        assert_eq!(at_ply(16, 17).search_key(), late.search_key());
+        assert_eq!(at_ply(0, 8).search_key(), early.search_key());
+        assert_eq!(at_ply(9, 9).search_key(), over.search_key());
     }
 }
