@@ -1,5 +1,6 @@
 //! `ply` on Halma end to end: perft, search with minimax and alpha-beta, all four
-//! play modes on both boards, seed 003's tournament, and bad input.
+//! play modes on both boards, the C++ Halma README's tournament (docs/references.md),
+//! and bad input.
 
 mod common;
 use common::{ply, ply_stdin, stderr as err, stdout as out};

@@ -96,8 +96,9 @@ fn describe<B: HalmaBoard>(g: &Halma<B>) -> String {
     s
 }
 
-/// Destinations of the piece on (r, c) by plain recursion over jump paths, as seed
-/// 000's `getJumpMoves` does, plus the steps: the reference for the flood fill.
+/// Destinations of the piece on (r, c) by plain recursion over jump paths, as the
+/// Haskell Halma report's `getJumpMoves` does (docs/references.md), plus the steps:
+/// the reference for the flood fill.
 fn reference_destinations(
     n: usize,
     occ: &[bool],
@@ -661,7 +662,8 @@ fn complete_games_end_under_every_rule_option() {
 }
 
 // ---------------------------------------------------------------------------
-// Minimax and alpha-beta at three stages (seed 003's experiment)
+// Minimax and alpha-beta at three stages (the C++ Halma README's experiment,
+// docs/references.md)
 
 /// Opening, middle and ending positions of a 16×16 game of s7 against s5 at depth 1.
 fn three_stages() -> [Halma16; 3] {
