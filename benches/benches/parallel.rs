@@ -1,8 +1,8 @@
 //! Parallel perft and the parallel search strategies against sequential alpha-beta,
 //! at 1 and 2 threads (this machine's core count), on every game's workload:
-//! tic-tac-toe, Kalah 6x4 from the start, the checkers middle game and the Halma 8x8
-//! middle game of the Haskell Halma report (docs/references.md) of
-//! `benches/data/parallel/workloads.txt`, and the Halma 16x16 start at depth 2.
+//! tic-tac-toe, Kalah 6x4 from the start, the checkers middle game and seed 000's
+//! Halma 8x8 middle game of `benches/data/parallel/workloads.txt`, and the Halma
+//! 16x16 start at depth 2.
 //!
 //! `cargo bench -p ply-benches --bench parallel`; one workload:
 //! `cargo bench -p ply-benches --bench parallel -- parallel_search/halma8`.
