@@ -14,7 +14,7 @@ use std::ops::{BitAnd, BitOr, BitXor, Not};
 
 use bitvec::prelude::*;
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use ply_core::bitboard::{Bitboard, SquareBoard};
+use ply_core::bitboard::{Bitboard, Bits256, SquareBoard};
 use ply_core::games::halma::eval::Manhattan;
 use ply_core::games::halma::{Halma, Halma16Moves, HalmaBoard, HalmaRules};
 use ply_core::games::{Halma16, Halma8};
@@ -99,12 +99,13 @@ impl SquareBoard for Bv {
     });
 }
 
+/// The 16×16 game of [`Bits256`], on this board.
 impl HalmaBoard for Bv {
-    const PIECES: usize = 19;
-    const SIZE_NAME: &'static str = "16";
+    const PIECES: usize = Bits256::PIECES;
+    const SIZE_NAME: &'static str = Bits256::SIZE_NAME;
     type Moves = Halma16Moves;
     fn in_first_camp(r: usize, c: usize) -> bool {
-        r + c <= 5 && (r, c) != (0, 5) && (r, c) != (5, 0)
+        Bits256::in_first_camp(r, c)
     }
 }
 
