@@ -238,10 +238,9 @@ pub(super) fn parse_position<B: HalmaBoard>(
             .parse::<u16>()
             .map_err(|_| ParseError::new("the ply count is a whole number from 0 to 65535", at))?;
     }
-    for (p, name) in [(first, "x"), (second, "o")] {
+    for p in [first, second] {
         let k = p.count() as usize;
         if k == 0 || k > B::PIECES {
-            let _ = name;
             return Err(ParseError::new(
                 if B::PIECES == 10 {
                     "each side has 1 to 10 pieces on 8x8"

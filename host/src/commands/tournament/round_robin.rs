@@ -1,8 +1,8 @@
 //! `ply tournament halma[:16] --strategies s1,s7,...`: the round robin of the C++
-//! Halma README (docs/references.md) between evaluations of
-//! [`HalmaEval`](crate::games::halma::HalmaEval) — every pair plays
-//! `--games-per-pair` games at a fixed depth, colours alternating — and its table
-//! (pairs won, drawn and lost, nodes, the README's "advantage") and CSV results.
+//! Halma README (docs/references.md) between evaluations of [`HalmaEval`] — every
+//! pair plays `--games-per-pair` games at a fixed depth, colours alternating — and
+//! its table (pairs won, drawn and lost, nodes, the README's "advantage") and CSV
+//! results.
 
 use std::io::Write as _;
 use std::sync::atomic::{AtomicUsize, Ordering};
