@@ -5,16 +5,18 @@
 //!   with bitvec's own operators and shifts — the measurement behind the choice of
 //!   board (README, section Halma).
 //! * `halma/perft4_8x8`, `halma/perft3_16x16`: move generation speed.
-//! * `halma/middle_depth3/*`: seed 000's benchmark — the recorded 8×8 middle-game
-//!   position (`benches/data/halma8_middle.txt`) searched to depth 3 by plain
-//!   minimax and by alpha-beta under seed 000's Manhattan evaluation.
+//! * `halma/middle_depth3/*`: the benchmark of the Haskell Halma report
+//!   (docs/references.md) — the recorded 8×8 middle-game position
+//!   (`benches/data/halma8_middle.txt`) searched to depth 3 by plain minimax and by
+//!   alpha-beta under the report's Manhattan evaluation.
 
 use std::ops::{BitAnd, BitOr, BitXor, Not};
 
 use bitvec::prelude::*;
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use ply_core::bitboard::{Bitboard, Bits256, SquareBoard};
 use ply_core::games::halma::eval::Manhattan;
-use ply_core::games::halma::{Bitboard, Halma, Halma16Moves, HalmaBoard, HalmaMove, HalmaRules};
+use ply_core::games::halma::{Halma, Halma16Moves, HalmaBoard, HalmaRules};
 use ply_core::games::{Halma16, Halma8};
 use ply_core::perft::perft;
 use ply_core::search::{alphabeta, minimax};
@@ -54,16 +56,7 @@ impl Not for Bv {
 }
 
 impl Bitboard for Bv {
-    const SIDE: usize = 16;
     const EMPTY: Self = Bv(BitArray::ZERO);
-    const NOT_FIRST_COL: Self = Bv(BitArray {
-        _ord: std::marker::PhantomData,
-        data: [!0x0001_0001_0001_0001; 4],
-    });
-    const NOT_LAST_COL: Self = Bv(BitArray {
-        _ord: std::marker::PhantomData,
-        data: [!0x8000_8000_8000_8000; 4],
-    });
     #[inline]
     fn square(sq: usize) -> Self {
         let mut b = BitArray::ZERO;
@@ -94,18 +87,25 @@ impl Bitboard for Bv {
     }
 }
 
+impl SquareBoard for Bv {
+    const SIDE: usize = 16;
+    const NOT_FIRST_COL: Self = Bv(BitArray {
+        _ord: std::marker::PhantomData,
+        data: [!0x0001_0001_0001_0001; 4],
+    });
+    const NOT_LAST_COL: Self = Bv(BitArray {
+        _ord: std::marker::PhantomData,
+        data: [!0x8000_8000_8000_8000; 4],
+    });
+}
+
+/// The 16×16 game of [`Bits256`], on this board.
 impl HalmaBoard for Bv {
-    const PIECES: usize = 19;
-    const SIZE_NAME: &'static str = "16";
+    const PIECES: usize = Bits256::PIECES;
+    const SIZE_NAME: &'static str = Bits256::SIZE_NAME;
     type Moves = Halma16Moves;
-    fn push(list: &mut Halma16Moves, mv: HalmaMove) {
-        list.push(mv)
-    }
-    fn clear(list: &mut Halma16Moves) {
-        list.clear()
-    }
     fn in_first_camp(r: usize, c: usize) -> bool {
-        r + c <= 5 && (r, c) != (0, 5) && (r, c) != (5, 0)
+        Bits256::in_first_camp(r, c)
     }
 }
 

@@ -244,7 +244,8 @@ pub fn checkers_calgary() -> Match<Draughts, DraughtsEval> {
 /// Transposition-table entries for Halma 8×8.
 pub const HALMA8_TT_SLOTS: usize = 1024;
 
-/// Halma 8×8 (seed 000's rules, draw after 1000 plies) with ply's `Racer`
+/// Halma 8×8 (the rules of the Haskell Halma report, docs/references.md; draw after
+/// 1000 plies) with ply's `Racer`
 /// evaluation at depth [`HALMA8_DEPTH`] (even: `Racer` values positions for the side
 /// to move).
 pub fn halma8() -> Match<Halma8, Racer> {
@@ -257,7 +258,7 @@ pub fn halma8() -> Match<Halma8, Racer> {
         limits: Limits::depth(HALMA8_DEPTH),
         tt_slots: HALMA8_TT_SLOTS,
         max_plies: 1000,
-        // notes/halma.md, computed independently by two programs.
+        // docs/games/halma.md, computed independently by two programs.
         perft_depth: 3,
         perft_expected: 20_050,
     }
@@ -270,7 +271,8 @@ pub const HALMA8_DEPTH: u32 = 2;
 /// move list of every searched ply fits the stack.
 pub const HALMA16_TT_SLOTS: usize = 512;
 
-/// Halma 16×16 (seed 003's rules, draw after 1000 plies) with `Racer` at depth
+/// Halma 16×16 (the rules of the C++ Halma README, docs/references.md; draw after
+/// 1000 plies) with `Racer` at depth
 /// [`HALMA16_DEPTH`]: the second player wins after 212 plies (about 35 s under QEMU).
 /// Depth 1 is cheaper but never finishes (a draw by the 1000-ply limit): `Racer`
 /// values positions for the side to move, which is right at even depths.
@@ -284,7 +286,7 @@ pub fn halma16() -> Match<Halma16, Racer> {
         limits: Limits::depth(HALMA16_DEPTH),
         tt_slots: HALMA16_TT_SLOTS,
         max_plies: 1000,
-        // notes/halma.md, computed independently by two programs.
+        // docs/games/halma.md, computed independently by two programs.
         perft_depth: 3,
         perft_expected: 85_440,
     }

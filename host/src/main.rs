@@ -174,7 +174,8 @@ enum Command {
         plot: Option<std::path::PathBuf>,
     },
     /// Two AI configurations play each other with colours swapped; or, with
-    /// --strategies (Halma), seed 003's round robin of evaluations.
+    /// --strategies (Halma), the round robin of evaluations of the C++ Halma README
+    /// (docs/references.md).
     Tournament {
         /// The game spec.
         game: String,
@@ -189,10 +190,10 @@ enum Command {
         /// pair plays --games-per-pair games, colours alternating.
         #[arg(long, conflicts_with_all = ["a", "b"], allow_hyphen_values = true)]
         strategies: Option<String>,
-        /// Round robin: search depth (plain alpha-beta, as seed 003).
+        /// Round robin: search depth (plain alpha-beta, as the C++ Halma README).
         #[arg(long, default_value_t = 2, requires = "strategies")]
         depth: u32,
-        /// Round robin: games per pair (seed 003: 2).
+        /// Round robin: games per pair (the C++ Halma README: 2).
         #[arg(long, default_value_t = 2, requires = "strategies")]
         games_per_pair: u32,
         /// Search threads of each AI (default: every core; a config's `threads=N`
@@ -421,7 +422,7 @@ fn run(cli: Cli) -> Result<(), String> {
             seed,
             ..
         } => {
-            let cfg = ply_host::games::halma::RoundRobin {
+            let cfg = tournament::round_robin::RoundRobin {
                 // Explicit weights contain commas: then the list is split on ';'.
                 strategies: list
                     .split(if list.contains(';') { ';' } else { ',' })
@@ -435,7 +436,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 seed,
                 progress: true,
             };
-            ply_host::games::halma::run_round_robin(&game, &cfg).map(drop)
+            tournament::round_robin::run_round_robin(&game, &cfg).map(drop)
         }
         Command::Tournament {
             game,

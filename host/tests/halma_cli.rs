@@ -1,5 +1,8 @@
 //! `ply` on Halma end to end: perft, search with minimax and alpha-beta, all four
-//! play modes on both boards, seed 003's tournament, and bad input.
+//! play modes on both boards, the C++ Halma README's tournament (docs/references.md),
+//! and bad input.
+
+use std::process::Output;
 
 mod common;
 use common::{ply, ply_stdin, stderr as err, stdout as out};
@@ -65,26 +68,23 @@ fn play_ai_against_ai_finishes_on_both_boards() {
     }
 }
 
+/// `ply play halma` from `position` with `first` and `second` (`human` or `ai`, the
+/// AI at depth 1), typing `input`.
+fn play_halma(first: &str, second: &str, position: &str, input: &str) -> Output {
+    let mut args = vec!["play", "halma", "--first", first, "--second", second];
+    if first == "ai" || second == "ai" {
+        args.extend(["--depth", "1"]);
+    }
+    args.extend(["--position", position]);
+    ply_stdin(&args, input)
+}
+
 #[test]
 fn play_human_modes_accept_moves_refuse_bad_ones_and_finish() {
     let x_to_move = format!("{} x", NEAR_WIN);
     let o_to_move = format!("{} o", NEAR_WIN);
     // human (x) against ai: a bad move is refused with its reason, then the win.
-    let o = ply_stdin(
-        &[
-            "play",
-            "halma",
-            "--first",
-            "human",
-            "--second",
-            "ai",
-            "--depth",
-            "1",
-            "--position",
-            &x_to_move,
-        ],
-        "d8-d9\ne1-e2\nd8-e8\n",
-    );
+    let o = play_halma("human", "ai", &x_to_move, "d8-d9\ne1-e2\nd8-e8\n");
     let text = out(&o);
     assert!(o.status.success(), "{}", err(&o));
     assert!(
@@ -99,55 +99,15 @@ fn play_human_modes_accept_moves_refuse_bad_ones_and_finish() {
     );
     assert!(text.contains("result: x wins"), "{}", text);
     // human against human: o steps, then x wins.
-    let o = ply_stdin(
-        &[
-            "play",
-            "halma",
-            "--first",
-            "human",
-            "--second",
-            "human",
-            "--position",
-            &o_to_move,
-        ],
-        "e1-e2\nd8-e8\n",
-    );
+    let o = play_halma("human", "human", &o_to_move, "e1-e2\nd8-e8\n");
     assert!(out(&o).contains("result: x wins"), "{}{}", out(&o), err(&o));
     // ai (x) against human: the AI finds the winning step itself.
-    let o = ply_stdin(
-        &[
-            "play",
-            "halma",
-            "--first",
-            "ai",
-            "--second",
-            "human",
-            "--depth",
-            "1",
-            "--position",
-            &x_to_move,
-        ],
-        "",
-    );
+    let o = play_halma("ai", "human", &x_to_move, "");
     let text = out(&o);
     assert!(text.contains("x plays d8-e8"), "{}", text);
     assert!(text.contains("result: x wins"), "{}", text);
     // ai (o) moves, then the human (x) wins; 16×16 human input works too.
-    let o = ply_stdin(
-        &[
-            "play",
-            "halma",
-            "--first",
-            "human",
-            "--second",
-            "ai",
-            "--depth",
-            "1",
-            "--position",
-            &o_to_move,
-        ],
-        "d8-e8\n",
-    );
+    let o = play_halma("human", "ai", &o_to_move, "d8-e8\n");
     assert!(out(&o).contains("result: x wins"), "{}{}", out(&o), err(&o));
     let o = ply_stdin(
         &[

@@ -471,7 +471,8 @@ const HALMA8_MIDDLE: &str = include_str!("../../benches/data/halma8_middle.txt")
 #[test]
 fn halma8_all_strategies_equal_alphabeta() {
     let middle = Halma8::parse_position(Default::default(), HALMA8_MIDDLE.trim()).unwrap();
-    // Seed 000's workload: depth 3 with the Manhattan evaluation, against minimax too.
+    // The Haskell Halma report's workload (docs/references.md): depth 3 with the
+    // Manhattan evaluation, against minimax too.
     let mm = minimax(&middle, 3, &Manhattan);
     for algo in EXACT {
         for threads in THREADS {

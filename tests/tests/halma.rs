@@ -10,7 +10,8 @@ use ply_core::games::halma::{
     Bitboard, Bits256, Halma, HalmaBoard, HalmaMove, HalmaRules, WinRule,
 };
 use ply_core::games::{Halma16, Halma8};
-use ply_core::search::{alphabeta, minimax, Evaluator};
+use ply_core::search::{alphabeta, minimax, Evaluator, TtEntry};
+use ply_core::solve::Solver;
 use ply_core::{Game, Outcome, Player};
 use proptest::prelude::*;
 
@@ -95,8 +96,9 @@ fn describe<B: HalmaBoard>(g: &Halma<B>) -> String {
     s
 }
 
-/// Destinations of the piece on (r, c) by plain recursion over jump paths, as seed
-/// 000's `getJumpMoves` does, plus the steps: the reference for the flood fill.
+/// Destinations of the piece on (r, c) by plain recursion over jump paths, as the
+/// Haskell Halma report's `getJumpMoves` does (docs/references.md), plus the steps:
+/// the reference for the flood fill.
 fn reference_destinations(
     n: usize,
     occ: &[bool],
@@ -548,6 +550,25 @@ fn ply_limit_draws() {
     assert!(g.legal_moves().is_empty());
 }
 
+/// Tables are keyed by `Game::search_key`: the same board with fewer plies left
+/// before the draw limit must not take a result found with more left. x (e5) is two
+/// steps from o's camp, o (a8) far from x's: x wins in 3 plies with 6 plies left, but
+/// with 2 left the game is drawn. One solver, one table, both positions in turn.
+#[test]
+fn a_shared_table_keeps_apart_positions_with_different_plies_left() {
+    let rules = Halma8::parse_rules("plies=10").unwrap();
+    let board = "......../......../......../......../....x.../......../......../o....... x";
+    let early = Halma8::parse_position(rules, &format!("{} 4", board)).unwrap();
+    let late = Halma8::parse_position(rules, &format!("{} 8", board)).unwrap();
+    assert_eq!(early.hash(), late.hash());
+    let mut slots = vec![TtEntry::EMPTY; 1 << 16];
+    let mut solver = Solver::new(&mut slots);
+    let e = solver.solve(&early).unwrap();
+    assert_eq!((e.value, e.plies_to_end), (1, Some(3)));
+    let l = solver.solve(&late).unwrap();
+    assert_eq!((l.value, l.plies_to_end), (0, None), "drawn by the limit");
+}
+
 #[test]
 fn passing_hands_the_turn_over() {
     let g = pos8("xoo...../oo....../o.o...../......../......../......../......../.......o x");
@@ -641,7 +662,8 @@ fn complete_games_end_under_every_rule_option() {
 }
 
 // ---------------------------------------------------------------------------
-// Minimax and alpha-beta at three stages (seed 003's experiment)
+// Minimax and alpha-beta at three stages (the C++ Halma README's experiment,
+// docs/references.md)
 
 /// Opening, middle and ending positions of a 16×16 game of s7 against s5 at depth 1.
 fn three_stages() -> [Halma16; 3] {

@@ -1,4 +1,4 @@
-//! Halma perft from the start positions against the counts in notes/halma.md
+//! Halma perft from the start positions against the counts in docs/games/halma.md
 //! (distinct (from, to) moves, computed independently by two programs).
 
 use ply_core::games::{Halma16, Halma8};

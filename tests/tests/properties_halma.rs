@@ -193,19 +193,10 @@ fn conserved<B: HalmaBoard>(
     Ok(())
 }
 
-fn laws8() -> Laws<Halma8> {
+/// The laws on board `B`, whose move list holds `capacity` moves.
+fn laws<B: HalmaBoard>(capacity: usize) -> Laws<Halma<B>> {
     Laws {
-        capacity: Halma8Moves::CAPACITY,
-        candidates,
-        slow_legal,
-        conserved,
-        same_position: equal,
-    }
-}
-
-fn laws16() -> Laws<Halma16> {
-    Laws {
-        capacity: Halma16Moves::CAPACITY,
+        capacity,
         candidates,
         slow_legal,
         conserved,
@@ -238,7 +229,7 @@ proptest! {
         rules in rules(),
         choices in prop::collection::vec(0usize..10_000, 0..200),
     ) {
-        let r = check_playout(Halma8::new(rules), &choices, &laws8());
+        let r = check_playout(Halma8::new(rules), &choices, &laws(Halma8Moves::CAPACITY));
         prop_assert!(r.is_ok(), "{}", r.unwrap_err());
     }
 }
@@ -251,7 +242,7 @@ proptest! {
         rules in rules(),
         choices in prop::collection::vec(0usize..10_000, 0..60),
     ) {
-        let r = check_playout(Halma16::new(rules), &choices, &laws16());
+        let r = check_playout(Halma16::new(rules), &choices, &laws(Halma16Moves::CAPACITY));
         prop_assert!(r.is_ok(), "{}", r.unwrap_err());
     }
 }

@@ -6,10 +6,10 @@
 //! evaluation guesses it: every search in ply (minimax, alpha-beta, the engine on any
 //! number of threads, the parallel strategies) passes its root player, and turns the
 //! value into the side to move's with [`leaf_value`], the one place that negates it.
-//! So an evaluation that is not antisymmetric (Halma's seed-003 strategies value only
-//! their own player's progress) gives the same answer through every entry point, at
-//! odd and even depths alike; an antisymmetric one (a material count) simply computes
-//! its number for `me`.
+//! So an evaluation that is not antisymmetric (Halma's strategies from the C++ Halma
+//! README, docs/references.md, value only their own player's progress) gives the same
+//! answer through every entry point, at odd and even depths alike; an antisymmetric
+//! one (a material count) simply computes its number for `me`.
 //!
 //! An evaluation written for the side to move (the classic negamax form) fits the
 //! contract through [`for_player`]: its value for `me` is its side-to-move value,

@@ -1,11 +1,12 @@
-//! Halma evaluations: seed 000's Manhattan distance, seed 003's heuristics h1–h4 and
-//! strategies s1–s8, and ply's own [`Racer`].
+//! Halma evaluations: the Manhattan distance of the Haskell Halma report
+//! (docs/references.md), the heuristics h1–h4 and strategies s1–s8 of the C++ Halma
+//! README (docs/references.md), and ply's own [`Racer`].
 //!
-//! # Seed 003 in fixed point
-//! Seed 003 weights its heuristics with floats (`1.1`). Every weight it uses is a
-//! multiple of 0.1, so ply keeps weights in **tenths** ([`Weights`] holds `10 × m`) and
-//! the strategy value is exactly `10 ×` the seed's float value, with no rounding:
-//! the search makes the same choices. Explicit weights accept one decimal and a
+//! # The C++ Halma README's strategies in fixed point
+//! The C++ Halma README weights its heuristics with floats (`1.1`). Every weight it
+//! uses is a multiple of 0.1, so ply keeps weights in **tenths** ([`Weights`] holds
+//! `10 × m`) and the strategy value is exactly `10 ×` the README's float value, with
+//! no rounding: the search makes the same choices. Explicit weights accept one decimal and a
 //! magnitude of at most 10 (so no heuristic value comes near a win score).
 
 use core::fmt;
@@ -23,9 +24,9 @@ fn distance_sum<B: HalmaBoard>(pieces: B, corner: usize) -> i32 {
         .sum()
 }
 
-/// Seed 000's evaluation: the opponent's total Manhattan distance to its goal corner
-/// minus the searching player's (seed 000 scores White; this is the same number from
-/// the searching player's point of view). Antisymmetric.
+/// The Haskell Halma report's evaluation: the opponent's total Manhattan distance to
+/// its goal corner minus the searching player's (the report scores White; this is the
+/// same number from the searching player's point of view). Antisymmetric.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Manhattan;
@@ -38,8 +39,8 @@ impl<B: HalmaBoard> Evaluator<Halma<B>> for Manhattan {
     }
 }
 
-/// Seed 003's four heuristics for one player, exactly as its code computes them
-/// (see `notes/halma.md`).
+/// The C++ Halma README's four heuristics for one player, exactly as its code
+/// computes them (see docs/games/halma.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Heuristics {
@@ -50,7 +51,7 @@ pub struct Heuristics {
     /// square of every single jump possible along the forward diagonal.
     pub h2: i32,
     /// h3, base: +B for each own piece in the target camp, −B for each still in the
-    /// own camp, where B = 2 (N − 1) (30 on 16×16, as in the seed; 14 on 8×8).
+    /// own camp, where B = 2 (N − 1) (30 on 16×16, as in the C++ Halma README; 14 on 8×8).
     pub h3: i32,
     /// h4, opponent distance: Σ over the opponent's pieces of the Manhattan
     /// distance from the opponent's goal corner (its remaining distance).
@@ -67,8 +68,8 @@ impl Heuristics {
         let theirs = game.pieces(me.opponent());
         let occ = game.occupied();
         let forward = |b: B| match me {
-            Player::First => b.shl(B::SIDE as u32 + 1) & B::NOT_FIRST_COL,
-            Player::Second => b.shr(B::SIDE as u32 + 1) & B::NOT_LAST_COL,
+            Player::First => b.south_east(),
+            Player::Second => b.north_west(),
         };
         let landings = forward(forward(mine) & occ) & !occ;
         let bonus = 2 * (B::SIDE as i32 - 1);
@@ -85,13 +86,13 @@ impl Heuristics {
     }
 }
 
-/// A seed-003 strategy's multipliers (m1, m2, m3, m4) in tenths: `[10, 11, 0, 0]`
-/// is seed 003's (1, 1.1, 0, 0).
+/// A strategy's multipliers (m1, m2, m3, m4) in tenths: `[10, 11, 0, 0]` is the C++
+/// Halma README's (1, 1.1, 0, 0).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Weights(pub [i32; 4]);
 
-/// Seed 003's eight strategies, s1 to s8, in tenths.
+/// The C++ Halma README's eight strategies, s1 to s8, in tenths.
 pub const STRATEGIES: [(&str, Weights); 8] = [
     ("s1", Weights([10, 0, 0, 0])),
     ("s2", Weights([10, 11, 0, 0])),
@@ -134,7 +135,7 @@ impl Weights {
         Ok(Weights(out))
     }
 
-    /// The seed-003 strategy value of `game` for `me`, in tenths: m1·h1 + m2·h2 +
+    /// The strategy value of `game` for `me`, in tenths: m1·h1 + m2·h2 +
     /// m3·h3 + m4·h4, or 2·m1·h1 + m3·h3 + m4·h4 in the ending stage when m2 ≠ 0.
     pub fn value<B: HalmaBoard>(&self, game: &Halma<B>, me: Player) -> i32 {
         let h = Heuristics::of(game, me);
@@ -146,7 +147,7 @@ impl Weights {
         }
     }
 
-    /// The name `s1`…`s8` if these are one of seed 003's strategies.
+    /// The name `s1`…`s8` if these are one of the C++ Halma README's strategies.
     pub fn name(&self) -> Option<&'static str> {
         STRATEGIES.iter().find(|(_, w)| w == self).map(|(n, _)| *n)
     }
@@ -202,8 +203,8 @@ fn parse_tenths(s: &str, offset: usize) -> Result<i32, ParseError> {
     Ok(if neg { -v } else { v })
 }
 
-/// A seed-003 strategy as an evaluation: positions are valued for the searching
-/// player, as in the seed, whose minimax always maximises its own player's heuristic.
+/// A strategy as an evaluation: positions are valued for the searching player, as in
+/// the C++ Halma README, whose minimax always maximises its own player's heuristic.
 /// Not antisymmetric (the opponent's own progress is not counted); the search
 /// supplies the player, so every entry point values the same positions alike.
 impl<B: HalmaBoard> Evaluator<Halma<B>> for Weights {
@@ -212,7 +213,7 @@ impl<B: HalmaBoard> Evaluator<Halma<B>> for Weights {
     }
 }
 
-/// Seed 003's "advantage" of a winner: Σ over the loser's pieces outside the loser's
+/// The C++ Halma README's "advantage" of a winner: Σ over the loser's pieces outside the loser's
 /// target camp of their Manhattan distance to the loser's goal corner.
 pub fn advantage<B: HalmaBoard>(game: &Halma<B>, loser: Player) -> i32 {
     let outside = game.pieces(loser) & !Halma::<B>::target(loser);
@@ -223,11 +224,11 @@ pub fn advantage<B: HalmaBoard>(game: &Halma<B>, loser: Player) -> i32 {
 /// value is `opponent` × the opponent's Manhattan distance still to go (its pieces
 /// outside its target camp) minus the side to move's cost, and a side's cost adds,
 /// per piece outside its target camp:
-/// * `progress` × its Manhattan distance to the goal corner (as in the seeds);
+/// * `progress` × its Manhattan distance to the goal corner (as in both references);
 /// * `steps` × its king-move (Chebyshev) distance to the nearest empty square of
 ///   the target camp — the number of steps still needed, which keeps falling until
 ///   the piece is in, so the last pieces never wander on a plateau at the camp's
-///   edge the way the seed heuristics' pieces do;
+///   edge the way the C++ Halma README's heuristics' pieces do;
 /// * `drift` × its sideways drift |r − c| from the main diagonal;
 /// * `home` if it is still in its own home camp (late leavers lose races);
 ///
@@ -235,7 +236,7 @@ pub fn advantage<B: HalmaBoard>(game: &Halma<B>, loser: Player) -> i32 {
 /// decides when the race ends), per piece already in the target camp its Manhattan
 /// distance to the goal corner (pieces move deep and free the entrance), and
 /// `squatter` per opponent piece still in the target camp (ten times that when it
-/// is boxed in: under the seeds' win rule a piece that can never leave spoils the
+/// is boxed in: under the references' win rule a piece that can never leave spoils the
 /// win, so ply must not trap it).
 ///
 /// The opponent's term is its progress only: rewarding the occupation of the
@@ -260,7 +261,7 @@ pub struct Racer {
     pub opponent: i32,
     /// Cost of each opponent piece still in the own target camp, and ten times
     /// that if it cannot move at all: own pieces must not box it in, since under
-    /// the seeds' win rule a piece that never leaves spoils the win.
+    /// the references' win rule a piece that never leaves spoils the win.
     pub squatter: i32,
 }
 
@@ -328,7 +329,8 @@ impl Racer {
 impl Racer {
     /// The value of `g` for `me`: `opponent` × the opponent's distance still to go
     /// minus `me`'s cost. Not antisymmetric (the opponent's cost is not counted), so
-    /// like seed 003's strategies it values positions for the searching player.
+    /// like the C++ Halma README's strategies it values positions for the searching
+    /// player.
     pub fn value_for<B: HalmaBoard>(&self, g: &Halma<B>, me: Player) -> i32 {
         let op = me.opponent();
         let op_outside = g.pieces(op) & !Halma::<B>::target(op);

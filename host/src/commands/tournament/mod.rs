@@ -7,6 +7,11 @@
 //! a few pseudo-random plies from the start (`--random-plies`, seeded), so that
 //! deterministic engines play different games; each opening is played twice, once
 //! with each configuration moving first.
+//!
+//! With `--strategies` instead of `--a`/`--b`, Halma's round robin of evaluations:
+//! [`round_robin`].
+
+pub mod round_robin;
 
 use ply_core::{Game, Outcome, Player};
 
