@@ -1,6 +1,9 @@
 //! The move type and the move lists.
 
-use super::board::JUMP;
+use core::fmt;
+use core::hash::{Hash, Hasher};
+
+use super::board::{bit, JUMP, NEIGHBOUR};
 use crate::game::Outcome;
 use crate::move_list::MoveList;
 
@@ -10,22 +13,50 @@ const FLAG_CROWNS: u8 = 1;
 /// and is then refused with that reason).
 const JUMPS_SHIFT: u8 = 1;
 
-/// A move: its origin and destination, the captured pieces, and the path of a
-/// capture (one direction per jump), which is what tells two capture paths with the
-/// same ends and captured set apart.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// A move: its origin and destination, and the path of a capture (one direction per
+/// jump), which is what tells two capture paths with the same ends and captured set
+/// apart. The captured pieces are not stored: they are the squares jumped along the
+/// path ([`Move::captured`]), so a move is 8 bytes.
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Move {
     pub(super) from: u8,
     pub(super) to: u8,
     flags: u8,
-    pub(super) captured: u32,
-    /// Direction of jump `k` in bits `2k..2k+2` (captures only).
+    /// Direction of jump `k` in bits `2k..2k+2` (captures); the direction of a simple
+    /// move.
     pub(super) path: u32,
 }
 
-// Moves fill the move lists and the transposition table entries: 12 bytes, kept so.
-const _: () = assert!(core::mem::size_of::<Move>() == 12);
+// Moves fill the move lists of every searched ply (on the firmware's stack too):
+// 8 bytes, kept so.
+const _: () = assert!(core::mem::size_of::<Move>() == 8);
+
+/// The same bytes as the move's fields were hashed in before the captured set
+/// left the move (origin, destination, flags, captured set, path), so that the
+/// engine's history table (indexed by a hash of the move) and with it every
+/// search stay as they were.
+impl Hash for Move {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u8(self.from);
+        state.write_u8(self.to);
+        state.write_u8(self.flags);
+        state.write_u32(self.captured());
+        state.write_u32(self.path);
+    }
+}
+
+impl fmt::Debug for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Move")
+            .field("from", &self.from)
+            .field("to", &self.to)
+            .field("flags", &self.flags)
+            .field("captured", &self.captured())
+            .field("path", &self.path)
+            .finish()
+    }
+}
 
 impl Move {
     /// A simple move from `from` to its neighbour `to` in direction `d`.
@@ -35,27 +66,18 @@ impl Move {
             from,
             to,
             flags: if crowns { FLAG_CROWNS } else { 0 },
-            captured: 0,
             path: d as u32,
         }
     }
 
     /// A capture of `jumps` jumps along `path` (the direction of jump `k` in bits
-    /// `2k..2k+2`) that takes `captured`.
+    /// `2k..2k+2`) from `from` to `to`.
     #[inline(always)]
-    pub(super) const fn capture(
-        from: u8,
-        to: u8,
-        captured: u32,
-        path: u32,
-        jumps: u32,
-        crowns: bool,
-    ) -> Move {
+    pub(super) const fn capture(from: u8, to: u8, path: u32, jumps: u32, crowns: bool) -> Move {
         Move {
             from,
             to,
             flags: (if crowns { FLAG_CROWNS } else { 0 }) | ((jumps as u8) << JUMPS_SHIFT),
-            captured,
             path,
         }
     }
@@ -70,22 +92,36 @@ impl Move {
         self.to
     }
 
-    /// The captured pieces as a bitboard (bit `i` = square `i + 1`).
+    /// The captured pieces as a bitboard (bit `i` = square `i + 1`): the squares
+    /// jumped along the path.
+    #[inline]
     pub const fn captured(&self) -> u32 {
-        self.captured
+        let mut captured = 0;
+        let mut sq = self.from as usize;
+        let mut k = 0;
+        while k < self.jumps() {
+            let d = ((self.path >> (2 * k)) & 3) as usize;
+            captured |= bit(NEIGHBOUR[sq][d]);
+            sq = JUMP[sq][d] as usize;
+            k += 1;
+        }
+        captured
     }
 
     /// True for a capture.
+    #[inline]
     pub const fn is_capture(&self) -> bool {
-        self.captured != 0
+        self.jumps() != 0
     }
 
     /// The number of jumps (0 for a simple move).
+    #[inline]
     pub const fn jumps(&self) -> u32 {
         (self.flags >> JUMPS_SHIFT) as u32
     }
 
     /// True if the move crowns a man.
+    #[inline]
     pub const fn crowns(&self) -> bool {
         self.flags & FLAG_CROWNS != 0
     }
@@ -111,7 +147,7 @@ impl Move {
     /// The same (from, to, captured set): equal as far as the resulting position goes.
     #[inline]
     pub const fn same_result(&self, other: &Move) -> bool {
-        self.from == other.from && self.to == other.to && self.captured == other.captured
+        self.from == other.from && self.to == other.to && self.captured() == other.captured()
     }
 }
 
