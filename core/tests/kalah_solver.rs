@@ -4,10 +4,10 @@
 
 use std::sync::atomic::AtomicI8;
 
-use ply_core::games::kalah::{Kalah, KalahRules};
-use ply_core::games::kalah_solver::{
+use ply_core::games::kalah::solver::{
     build_tables, table_len, EndgameTables, KalahSolver, Quiet, SolverEntry, UNKNOWN,
 };
+use ply_core::games::kalah::{Kalah, KalahRules};
 
 fn root_value(pits: u8, seeds: u8, empty_capture: bool, table_seeds: u32, tt_slots: usize) -> i32 {
     let r = KalahRules::new(pits, seeds)
@@ -47,7 +47,7 @@ fn published_6x4_values() {
 fn solvers_sharing_a_table_on_threads_agree_with_one_solver() {
     use std::sync::atomic::AtomicU64;
 
-    use ply_core::games::kalah_solver::SharedSolverTable;
+    use ply_core::games::kalah::solver::SharedSolverTable;
     use ply_core::Game;
 
     for ec in [false, true] {

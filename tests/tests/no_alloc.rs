@@ -8,10 +8,10 @@ use std::sync::atomic::AtomicU64;
 
 use ply_core::games::draughts::DraughtsEval;
 use ply_core::games::halma::eval::{Manhattan, Racer};
-use ply_core::games::kalah::{KalahEval, KalahRules};
-use ply_core::games::kalah_solver::{
+use ply_core::games::kalah::solver::{
     EndgameTables, KalahSolver, Quiet, SharedSolverTable, SolverEntry,
 };
+use ply_core::games::kalah::{KalahEval, KalahRules};
 use ply_core::games::{Draughts, Halma16, Halma8, Kalah, TicTacToe};
 use ply_core::perft::perft;
 use ply_core::search::Evaluator;

@@ -4,7 +4,7 @@
 //!   difference, [`StoreDifference`]).
 //! * `ply play` draws the board as the seed's program does (the second player's row
 //!   on top, right to left, its store on the left) and announces "chooses pit N".
-//! * `ply solve` runs the exact solver of `ply_core::games::kalah_solver`, with its
+//! * `ply solve` runs the exact solver of `ply_core::games::kalah::solver`, with its
 //!   endgame tables kept on disk and built on demand, on all cores; the root and
 //!   the first moves are shared out among one solver per core over one lock-free
 //!   transposition table ([`SharedSolverTable`]).
@@ -32,11 +32,11 @@ use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{mpsc, Mutex};
 use std::time::Instant;
 
-use ply_core::games::kalah::{Kalah, KalahEval, Pit, StoreDifference};
-use ply_core::games::kalah_solver::{
+use ply_core::games::kalah::solver::{
     build_layer, layer_range, table_len, EndgameTables, KalahSolver, SharedSolverTable,
     SolveControl, SolveProgress, SolverConfig, UNKNOWN,
 };
+use ply_core::games::kalah::{Kalah, KalahEval, Pit, StoreDifference};
 use ply_core::search::{Evaluator, Score};
 use ply_core::{Game, Outcome, Player};
 
@@ -136,7 +136,7 @@ fn load_or_build_tables(
     let mut have = 0u32; // layers 0..have are loaded
     if let Ok(mut f) = fs::File::open(&path) {
         let file_len = f.metadata().map(|m| m.len()).unwrap_or(0);
-        let file_seeds = (0..=ply_core::games::kalah_solver::MAX_TABLE_SEEDS)
+        let file_seeds = (0..=ply_core::games::kalah::solver::MAX_TABLE_SEEDS)
             .find(|&k| table_len(pits, k).map(|l| l as u64) == Some(file_len));
         match file_seeds {
             Some(k) => {

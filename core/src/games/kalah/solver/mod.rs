@@ -1,0 +1,576 @@
+//! Exact solving of Kalah: the final margin of a position under perfect play.
+//!
+//! What the published solvers (Irving, Donkers and Uiterwijk, 2000) use:
+//! * **The value is the future margin.** Seeds in a store never come back, so what
+//!   the side to move will still gain over its opponent depends on the pits alone.
+//!   The solver works on the mover's row and the opponent's row (which also merges
+//!   every position with its mirror image, the other side to move) and adds the
+//!   stores at the root.
+//! * **A transposition table keyed on the pits alone**, holding a lower and an upper
+//!   bound of the future margin, in memory the caller provides ([`SolverTable`]: a
+//!   slice of [`SolverEntry`] for one solver, or a [`SharedSolverTable`] of atomic
+//!   words that solvers on several threads share without locks).
+//! * **MTD(f)**: a sequence of null-window alpha-beta searches converging on the
+//!   value, started from the guess of depth-limited MTD(f) passes
+//!   ([`KalahSolver::estimate`], or iterative deepening inside a solve,
+//!   [`SolverConfig::deepening_to`]), whose table entries also order the exact
+//!   searches.
+//! * **Move ordering**: the table move, then extra turns (the pit nearest the store
+//!   first), then captures by size, then the seeds a move puts in the store.
+//! * **Futility bounds from the seeds in play**: with `n` seeds left in the pits the
+//!   future margin lies in `-n..=n`, so a window outside it is decided at once.
+//! * **Endgame tables indexed by the seeds left on the board** ([`EndgameTables`]):
+//!   the exact future margin of every position with at most `K` seeds in the pits,
+//!   in caller-provided memory (the host keeps them on disk), built layer by layer
+//!   by [`build_tables`]. A table for `P` pits serves every seed count per pit and
+//!   depends on the capture rule.
+//!
+//! # Files
+//! * `mod.rs`: the solver's interface ([`KalahSolver`], [`SolveControl`],
+//!   [`SolverConfig`]) and the plain minimax the tests hold it to;
+//! * `search.rs`: MTD(f) and the alpha-beta search;
+//! * `table.rs`: the transposition tables;
+//! * `endgame.rs`: the endgame tables.
+
+mod endgame;
+mod search;
+mod table;
+
+use crate::game::{Game, Player};
+use crate::games::kalah::{pit, row_sum, sow, Kalah, KalahRules, Pit};
+
+pub use endgame::{
+    build_layer, build_tables, layer_range, table_len, EndgameTables, MAX_TABLE_SEEDS, UNKNOWN,
+};
+#[cfg(target_has_atomic = "64")]
+pub use table::SharedSolverTable;
+pub use table::{SolverEntry, SolverTable};
+
+use search::INF;
+use table::EXACT_DEPTH;
+
+/// How a solve is going, passed to [`SolveControl::progress`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct SolveProgress {
+    /// The depth of the current pass; `None` for the exact (full-depth) passes.
+    pub depth: Option<u32>,
+    /// The bounds on the future margin established so far by the current pass.
+    pub lower: i32,
+    /// The upper bound.
+    pub upper: i32,
+    /// Nodes searched so far in the whole solve.
+    pub nodes: u64,
+    /// Endgame table probes that ended a line.
+    pub table_hits: u64,
+    /// Filled transposition-table slots, per thousand (sampled).
+    pub tt_fill_permille: u32,
+}
+
+/// What a solve reports to and asks of its caller.
+pub trait SolveControl {
+    /// Called after each null-window pass and every 2^20 nodes.
+    fn progress(&mut self, _p: &SolveProgress) {}
+    /// Polled every 2^16 nodes; `true` stops the solve with [`Interrupted`].
+    fn should_stop(&mut self) -> bool {
+        false
+    }
+}
+
+/// A control that reports nothing and never stops.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Quiet;
+
+impl SolveControl for Quiet {}
+
+/// The solve was stopped by [`SolveControl::should_stop`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Interrupted;
+
+impl core::fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "the solve was interrupted")
+    }
+}
+
+/// Switches for the solver's parts, to measure what each is worth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct SolverConfig {
+    /// Run depth-limited MTD(f) passes of these depths (step 2 from 2) before the
+    /// exact search; 0: none.
+    pub deepening_to: u32,
+    /// Order moves (table move, extra turns, captures); off: generation order.
+    pub ordering: bool,
+    /// Look the children up in the transposition table before searching any
+    /// (enhanced transposition cutoff) only at nodes with at least this many seeds
+    /// in play: near the endgame tables the lookups cost more cache misses than
+    /// the cutoffs save. 0: everywhere.
+    pub etc_from_seeds: u32,
+}
+
+impl Default for SolverConfig {
+    fn default() -> Self {
+        SolverConfig {
+            deepening_to: 0,
+            ordering: true,
+            etc_from_seeds: 0,
+        }
+    }
+}
+
+/// The exact Kalah solver over a caller-provided transposition table and optional
+/// endgame tables.
+pub struct KalahSolver<'d, T: SolverTable> {
+    tt: T,
+    tables: EndgameTables<'d>,
+    pits: u32,
+    empty_capture: bool,
+    config: SolverConfig,
+    nodes: u64,
+    table_hits: u64,
+    generation: u8,
+    stopped: bool,
+    depth_limit: Option<u32>,
+    bounds: (i32, i32),
+    /// The search stops (without storing anything) once `nodes` exceeds this.
+    node_limit: u64,
+    /// The search stopped at `node_limit` (not at the caller's request).
+    over_budget: bool,
+}
+
+impl<'t, 'd> KalahSolver<'d, &'t mut [SolverEntry]> {
+    /// A solver for `rules` (the seeds per pit do not matter) using `tt` as its
+    /// transposition table (cleared) and `tables` for endgames, which must be for
+    /// the same pits and capture rule.
+    pub fn new(
+        rules: KalahRules,
+        tt: &'t mut [SolverEntry],
+        tables: EndgameTables<'d>,
+    ) -> Result<Self, &'static str> {
+        for e in tt.iter_mut() {
+            *e = SolverEntry::EMPTY;
+        }
+        Self::with_table(rules, tt, tables)
+    }
+}
+
+impl<'d, T: SolverTable> KalahSolver<'d, T> {
+    /// A solver like [`KalahSolver::new`] over any table memory, used as it is
+    /// (not cleared: several solvers may share a [`SharedSolverTable`], and what
+    /// one proves the others use).
+    pub fn with_table(
+        rules: KalahRules,
+        tt: T,
+        tables: EndgameTables<'d>,
+    ) -> Result<Self, &'static str> {
+        if tables.pits != u32::from(rules.pits) || tables.empty_capture != rules.empty_capture {
+            return Err("the endgame tables are for another number of pits or capture rule");
+        }
+        Ok(KalahSolver {
+            tt,
+            tables,
+            pits: u32::from(rules.pits),
+            empty_capture: rules.empty_capture,
+            config: SolverConfig::default(),
+            nodes: 0,
+            table_hits: 0,
+            generation: 1,
+            stopped: false,
+            depth_limit: None,
+            bounds: (-INF, INF),
+            node_limit: u64::MAX,
+            over_budget: false,
+        })
+    }
+
+    /// Replaces the configuration.
+    pub fn set_config(&mut self, config: SolverConfig) {
+        self.config = config;
+    }
+
+    /// Nodes searched since the solver was made.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Endgame table probes that ended a line since the solver was made.
+    pub fn table_hits(&self) -> u64 {
+        self.table_hits
+    }
+
+    /// The first player's final margin (its store minus the second player's at the
+    /// end) under perfect play from `game`.
+    pub fn solve(
+        &mut self,
+        game: &Kalah,
+        control: &mut impl SolveControl,
+    ) -> Result<i32, Interrupted> {
+        let (own, opp) = game.rows_for_mover();
+        // Bounds left in the table by earlier solves (e.g. of the sibling moves)
+        // make a better first guess for MTD(f) than 0.
+        let n = (row_sum(own) + row_sum(opp)) as i32;
+        let guess = match table::probe(&self.tt, own, opp) {
+            Some(e) if e.depth == EXACT_DEPTH && i32::from(e.lo) > -n => i32::from(e.lo),
+            Some(e) if e.depth == EXACT_DEPTH && i32::from(e.hi) < n => i32::from(e.hi),
+            _ => 0,
+        };
+        let future = self.future_margin(own, opp, guess, control)?;
+        Ok(first_player_margin(game, future))
+    }
+
+    /// Bounds on the first player's final margin from `game` under perfect play,
+    /// given that it is known to lie in `lower..=upper` (e.g. from the parent's
+    /// value; pass wide bounds when nothing is known). MTD(f) starts from `guess`;
+    /// its first null-window pass always completes, and later passes stop once
+    /// they have spent `max_nodes` nodes in all, leaving the bounds proved so far:
+    /// the result `(lo, hi)` is exact when `lo == hi`.
+    ///
+    /// With `upper` the parent's value `V` and `guess = V`, the first pass decides
+    /// whether the move is a best one (then `lo == hi == V`); otherwise it proves
+    /// `hi < V`, and further passes narrow that down as far as the budget allows.
+    pub fn solve_bounded(
+        &mut self,
+        game: &Kalah,
+        lower: i32,
+        upper: i32,
+        guess: i32,
+        max_nodes: u64,
+        control: &mut impl SolveControl,
+    ) -> Result<(i32, i32), Interrupted> {
+        let (own, opp) = game.rows_for_mover();
+        if own == 0 || opp == 0 {
+            let v = first_player_margin(game, row_sum(own) as i32 - row_sum(opp) as i32);
+            return Ok((v, v));
+        }
+        let stores = first_player_margin(game, 0);
+        // The first player's margin is `stores + future` when it moves, else
+        // `stores - future`.
+        let first = game.side_to_move() == Player::First;
+        let to_future = |m: i32| if first { m - stores } else { stores - m };
+        let (f_lo, f_hi) = if first {
+            (to_future(lower), to_future(upper))
+        } else {
+            (to_future(upper), to_future(lower))
+        };
+        self.generation = self.generation.wrapping_add(1).max(1);
+        self.stopped = false;
+        self.depth_limit = None;
+        let (lo, hi) =
+            self.mtdf_bounded(own, opp, f_lo, f_hi, to_future(guess), max_nodes, control)?;
+        let (a, b) = (first_player_margin(game, lo), first_player_margin(game, hi));
+        Ok((a.min(b), a.max(b)))
+    }
+
+    /// A heuristic estimate of the first player's final margin from `game`: MTD(f)
+    /// passes searching `depth` plies (2, 4, ... up to `depth`), counting the
+    /// seeds still on the board as nobody's (the seed's store difference) where a
+    /// line is cut off. Endgame tables still end lines exactly. The estimate is a
+    /// first guess for [`KalahSolver::solve_bounded`]; the table entries it leaves
+    /// only order moves for the exact search.
+    pub fn estimate(
+        &mut self,
+        game: &Kalah,
+        depth: u32,
+        guess: i32,
+        control: &mut impl SolveControl,
+    ) -> Result<i32, Interrupted> {
+        let (own, opp) = game.rows_for_mover();
+        if own == 0 || opp == 0 || depth == 0 {
+            let v = first_player_margin(game, row_sum(own) as i32 - row_sum(opp) as i32);
+            return Ok(if depth == 0 {
+                first_player_margin(game, 0)
+            } else {
+                v
+            });
+        }
+        let stores = first_player_margin(game, 0);
+        let first = game.side_to_move() == Player::First;
+        let mut g = if first {
+            guess - stores
+        } else {
+            stores - guess
+        };
+        self.generation = self.generation.wrapping_add(1).max(1);
+        self.stopped = false;
+        let mut d = 2 - depth % 2;
+        while d <= depth {
+            self.depth_limit = Some(d);
+            g = self.mtdf(own, opp, g, control)?;
+            d += 2;
+        }
+        self.depth_limit = None;
+        Ok(first_player_margin(game, g))
+    }
+
+    /// The first player's final margin after each legal move of `game`, under
+    /// perfect play from there; `out` receives `(move, margin)` in generation order.
+    /// The moves share the transposition table, so each solve reuses what the
+    /// earlier ones proved (their subtrees overlap through transpositions).
+    pub fn solve_moves(
+        &mut self,
+        game: &Kalah,
+        control: &mut impl SolveControl,
+        mut out: impl FnMut(Pit, i32),
+    ) -> Result<(), Interrupted> {
+        for &mv in game.legal_moves().iter() {
+            let child = game.play_unchecked(mv);
+            let v = if child.outcome().is_over() {
+                first_player_margin(&child, 0)
+            } else {
+                self.solve(&child, control)?
+            };
+            out(mv, v);
+        }
+        Ok(())
+    }
+
+    /// The exact future margin for the mover of `own` against `opp`, starting MTD(f)
+    /// from `guess`.
+    pub fn future_margin(
+        &mut self,
+        own: u64,
+        opp: u64,
+        guess: i32,
+        control: &mut impl SolveControl,
+    ) -> Result<i32, Interrupted> {
+        self.generation = self.generation.wrapping_add(1).max(1);
+        self.stopped = false;
+        if own == 0 || opp == 0 {
+            return Ok(row_sum(own) as i32 - row_sum(opp) as i32);
+        }
+        let mut guess = guess;
+        let mut d = 2;
+        while d <= self.config.deepening_to {
+            self.depth_limit = Some(d);
+            guess = self.mtdf(own, opp, guess, control)?;
+            d += 2;
+        }
+        self.depth_limit = None;
+        self.mtdf(own, opp, guess, control)
+    }
+}
+
+/// The first player's final margin from `game` given the mover's future margin.
+fn first_player_margin(game: &Kalah, future: i32) -> i32 {
+    let stores = game.store(Player::First) as i32 - game.store(Player::Second) as i32;
+    match game.side_to_move() {
+        Player::First => stores + future,
+        Player::Second => stores - future,
+    }
+}
+
+/// The exact future margin by plain minimax, no table, no pruning: the reference
+/// the tests hold the solver and the endgame tables to (small boards only).
+pub fn minimax_future_margin(own: u64, opp: u64, pits: u32, empty_capture: bool) -> i32 {
+    if own == 0 || opp == 0 {
+        return row_sum(own) as i32 - row_sum(opp) as i32;
+    }
+    let mut best = i32::MIN;
+    for i in 0..pits {
+        if pit(own, i) == 0 {
+            continue;
+        }
+        let s = sow(own, opp, pits, i, empty_capture);
+        let v = if s.game_over {
+            s.gain as i32 - s.opp_gain as i32
+        } else if s.extra_turn {
+            s.gain as i32 + minimax_future_margin(s.own, s.opp, pits, empty_capture)
+        } else {
+            s.gain as i32 - minimax_future_margin(s.opp, s.own, pits, empty_capture)
+        };
+        best = best.max(v);
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use core::sync::atomic::{AtomicI8, AtomicU64};
+
+    fn rules(p: u8, s: u8, ec: bool) -> KalahRules {
+        KalahRules::new(p, s).unwrap().with_empty_capture(ec)
+    }
+
+    fn solve_plain(r: KalahRules) -> i32 {
+        let mut tt = [SolverEntry::EMPTY; 1 << 12];
+        let mut s =
+            KalahSolver::new(r, &mut tt, EndgameTables::none(r.pits, r.empty_capture)).unwrap();
+        s.solve(&Kalah::new(r), &mut Quiet).unwrap()
+    }
+
+    #[test]
+    fn solver_matches_minimax_on_small_games() {
+        for ec in [false, true] {
+            for &(p, s) in &[(1u8, 1u8), (1, 4), (2, 2), (2, 3), (3, 1), (3, 2), (4, 1)] {
+                let r = rules(p, s, ec);
+                let g = Kalah::new(r);
+                let (own, opp) = g.rows_for_mover();
+                let want = minimax_future_margin(own, opp, u32::from(p), ec);
+                assert_eq!(solve_plain(r), want, "{}", r);
+            }
+        }
+    }
+
+    /// The bounded solve of each first move, given the root value: with no
+    /// budget it is exact; with none left after the first pass, best moves are
+    /// still exact and the others get a sound upper bound below the root value.
+    /// Mid-game positions with the second player to move are covered too.
+    #[test]
+    fn bounded_solves_bracket_the_exact_move_values() {
+        for ec in [false, true] {
+            for &(p, s, after) in &[
+                (3u8, 3u8, 0usize),
+                (4, 2, 0),
+                (4, 3, 0),
+                (3, 4, 1),
+                (4, 3, 2),
+            ] {
+                let r = rules(p, s, ec);
+                let mut g = Kalah::new(r);
+                for _ in 0..after {
+                    g = g.play_unchecked(g.legal_moves()[0]);
+                }
+                let none = EndgameTables::none(p, ec);
+                let mut tt = [SolverEntry::EMPTY; 1 << 12];
+                let mut exact: heapless::Vec<(Pit, i32), 8> = heapless::Vec::new();
+                KalahSolver::new(r, &mut tt, none)
+                    .unwrap()
+                    .solve_moves(&g, &mut Quiet, |m, v| exact.push((m, v)).unwrap())
+                    .unwrap();
+                let first = g.side_to_move() == Player::First;
+                // Root value for the first player's margin.
+                let root = if first {
+                    exact.iter().map(|e| e.1).max().unwrap()
+                } else {
+                    exact.iter().map(|e| e.1).min().unwrap()
+                };
+                let (lower, upper) = if first { (-100, root) } else { (root, 100) };
+                for budget in [u64::MAX, 0, 50] {
+                    let mut tt = [SolverEntry::EMPTY; 1 << 12];
+                    let mut solver = KalahSolver::new(r, &mut tt, none).unwrap();
+                    for &(m, v) in &exact {
+                        let child = g.play_unchecked(m);
+                        let (lo, hi) = solver
+                            .solve_bounded(&child, lower, upper, root, budget, &mut Quiet)
+                            .unwrap();
+                        assert!(lo <= v && v <= hi, "{} {:?} {} {}..{}", r, m, v, lo, hi);
+                        if budget == u64::MAX || v == root {
+                            assert_eq!((lo, hi), (v, v), "{} {:?} budget {}", r, m, budget);
+                        } else if first {
+                            assert!(hi < root, "{} {:?}", r, m);
+                        } else {
+                            assert!(lo > root, "{} {:?}", r, m);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn published_small_values() {
+        assert_eq!(solve_plain(rules(3, 3, false)), 2);
+        assert_eq!(solve_plain(rules(4, 3, false)), 6);
+    }
+
+    /// Random positions of small boards under every configuration (deepening or
+    /// not, tables or not, a table of 2 slots that replaces all the time): the same
+    /// values as plain minimax.
+    #[test]
+    fn solver_matches_minimax_on_random_positions_in_every_configuration() {
+        let mut state = 99u64;
+        for &(p, sd, ec) in &[
+            (3u8, 2u8, false),
+            (3, 2, true),
+            (2, 3, false),
+            (2, 3, true),
+            (4, 1, false),
+            (4, 1, true),
+        ] {
+            let r = rules(p, sd, ec);
+            let k = 5;
+            let len = table_len(p, k).unwrap();
+            let all = [const { AtomicI8::new(UNKNOWN) }; 2048];
+            let values = &all[..len];
+            build_tables(p, ec, k, 0, values, |_| {}).unwrap();
+            for _ in 0..40 {
+                let mut g = Kalah::new(r);
+                let (st, x) = crate::zobrist::splitmix64(state);
+                state = st;
+                for _ in 0..(x % 6) {
+                    let moves = g.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let (st, y) = crate::zobrist::splitmix64(state);
+                    state = st;
+                    g = g.play_unchecked(moves[(y % moves.len() as u64) as usize]);
+                }
+                let (own, opp) = g.rows_for_mover();
+                let future = minimax_future_margin(own, opp, u32::from(p), ec);
+                let want = first_player_margin(&g, future);
+                for slots in [2usize, 1 << 10] {
+                    for deepening_to in [0u32, 6] {
+                        for with_tables in [false, true] {
+                            let tables = if with_tables {
+                                EndgameTables::new(p, ec, k, values).unwrap()
+                            } else {
+                                EndgameTables::none(p, ec)
+                            };
+                            let config = SolverConfig {
+                                deepening_to,
+                                ordering: true,
+                                etc_from_seeds: if with_tables { 8 } else { 0 },
+                            };
+                            let mut all_slots = [SolverEntry::EMPTY; 1 << 10];
+                            let tt = &mut all_slots[..slots];
+                            let mut s = KalahSolver::new(r, tt, tables).unwrap();
+                            s.set_config(config);
+                            assert_eq!(s.solve(&g, &mut Quiet).unwrap(), want, "{:?}", g);
+                            // A shallow estimate first leaves depth-limited entries
+                            // that must not change the exact value.
+                            let words = [const { AtomicU64::new(0) }; 4 << 10];
+                            let shared = SharedSolverTable::new(
+                                &words[..slots / 2 * SharedSolverTable::BUCKET_WORDS],
+                            );
+                            let mut s = KalahSolver::with_table(r, shared, tables).unwrap();
+                            s.set_config(config);
+                            s.estimate(&g, 3, 0, &mut Quiet).unwrap();
+                            assert_eq!(s.solve(&g, &mut Quiet).unwrap(), want, "{:?}", g);
+                            // Searched to the end, the estimate is the exact value.
+                            assert_eq!(s.estimate(&g, 60, 0, &mut Quiet).unwrap(), want);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn interrupted_solve_says_so() {
+        struct StopNow;
+        impl SolveControl for StopNow {
+            fn should_stop(&mut self) -> bool {
+                true
+            }
+        }
+        let r = rules(6, 4, false);
+        let mut tt = [SolverEntry::EMPTY; 1 << 10];
+        let mut s = KalahSolver::new(r, &mut tt, EndgameTables::none(6, false)).unwrap();
+        assert_eq!(s.solve(&Kalah::new(r), &mut StopNow), Err(Interrupted));
+    }
+
+    #[test]
+    fn tables_for_another_board_are_refused() {
+        let mut tt = [SolverEntry::EMPTY; 4];
+        assert!(
+            KalahSolver::new(rules(6, 4, true), &mut tt, EndgameTables::none(6, false)).is_err()
+        );
+        assert!(
+            KalahSolver::new(rules(5, 4, false), &mut tt, EndgameTables::none(6, false)).is_err()
+        );
+    }
+}
