@@ -48,7 +48,8 @@ fn solvers_sharing_a_table_on_threads_agree_with_one_solver() {
     use std::sync::atomic::AtomicU64;
 
     use ply_core::games::kalah::solver::SharedSolverTable;
-    use ply_core::Game;
+    use ply_core::search::for_player;
+    use ply_core::{Game, Player};
 
     for ec in [false, true] {
         let r = KalahRules::new(5, 3).unwrap().with_empty_capture(ec);
@@ -79,7 +80,11 @@ fn solvers_sharing_a_table_on_threads_agree_with_one_solver() {
                         let mut solver = KalahSolver::with_table(r, shared, tables).unwrap();
                         for k in 0..moves.len() {
                             let (m, v) = want[(k + t) % moves.len()];
-                            let got = solver.solve(&start.play_unchecked(m), &mut Quiet).unwrap();
+                            // The child's value for its side to move, made the
+                            // first player's as solve_moves gives it.
+                            let child = start.play_unchecked(m);
+                            let got = solver.solve(&child, &mut Quiet).unwrap();
+                            let got = for_player(&child, Player::First, got);
                             assert_eq!(got, v, "move {:?}, {} buckets, thread {}", m, buckets, t);
                         }
                     });

@@ -33,11 +33,11 @@ use std::sync::{mpsc, Mutex};
 use std::time::Instant;
 
 use ply_core::games::kalah::solver::{
-    build_layer, layer_range, table_len, EndgameTables, KalahSolver, SharedSolverTable,
-    SolveControl, SolveProgress, SolverConfig, UNKNOWN,
+    bounds_for_player, build_layer, layer_range, table_len, EndgameTables, KalahSolver,
+    SharedSolverTable, SolveControl, SolveProgress, SolverConfig, UNKNOWN,
 };
 use ply_core::games::kalah::{Kalah, KalahEval, Pit, StoreDifference};
-use ply_core::search::{Evaluator, Score};
+use ply_core::search::{for_player, Evaluator, Score};
 use ply_core::{Game, Outcome, Player};
 
 use crate::games::{HostGame, SolveOutput};
@@ -381,11 +381,9 @@ impl HostGame for Kalah {
             etc_from_seeds: seeds + 4,
             ..SolverConfig::default()
         };
+        // Every value below is the root mover's; the solver gives each first move's
+        // child position its own side to move's, turned here.
         let me = self.side_to_move();
-        let for_me = |first_margin: i32| match me {
-            Player::First => first_margin,
-            Player::Second => -first_margin,
-        };
         let children: Vec<Kalah> = moves.iter().map(|&m| self.play_unchecked(m)).collect();
         let (tx, rx) = mpsc::channel::<String>();
         let reporter = |label: String, out: mpsc::Sender<String>| Reporter {
@@ -396,7 +394,7 @@ impl HostGame for Kalah {
             stop: &stop,
         };
 
-        // First guesses (first player's margins) from shallow searches.
+        // First guesses from shallow searches.
         let mut estimates = Vec::new();
         let estimate_nodes;
         let guess_depth = env.guess_depth.unwrap_or(GUESS_DEPTH);
@@ -406,21 +404,16 @@ impl HostGame for Kalah {
             solver.set_config(config);
             let mut rep = reporter("first guesses".to_string(), tx.clone());
             for child in &children {
-                estimates.push(
-                    solver
-                        .estimate(child, guess_depth, 0, &mut rep)
-                        .map_err(|e| e.to_string())?,
-                );
+                let e = solver
+                    .estimate(child, guess_depth, 0, &mut rep)
+                    .map_err(|e| e.to_string())?;
+                estimates.push(for_player(child, me, e));
             }
             estimate_nodes = solver.nodes();
         }
-        let root_guess = match me {
-            Player::First => estimates.iter().copied().max(),
-            Player::Second => estimates.iter().copied().min(),
-        }
-        .unwrap_or(0);
+        let root_guess = estimates.iter().copied().max().unwrap_or(0);
         let mut order: Vec<usize> = (0..moves.len()).collect();
-        order.sort_by_key(|&i| for_me(estimates[i]));
+        order.sort_by_key(|&i| estimates[i]);
         let _ = tx.send(format!(
             "{:>7.1} s first guesses ({} plies, {} nodes): {}",
             t1.elapsed().as_secs_f64(),
@@ -428,11 +421,7 @@ impl HostGame for Kalah {
             estimate_nodes,
             order
                 .iter()
-                .map(|&i| format!(
-                    "pit {} {}",
-                    self.display_move(moves[i]),
-                    for_me(estimates[i])
-                ))
+                .map(|&i| format!("pit {} {}", self.display_move(moves[i]), estimates[i]))
                 .collect::<Vec<_>>()
                 .join(", ")
         ));
@@ -472,7 +461,7 @@ impl HostGame for Kalah {
                             let _ = tx.send(format!(
                                 "{:>7.1} s root: value {} ({} nodes)",
                                 t1.elapsed().as_secs_f64(),
-                                for_me(v),
+                                v,
                                 solver.nodes() - before
                             ));
                         }
@@ -480,25 +469,19 @@ impl HostGame for Kalah {
                             let name = self.display_move(moves[i]);
                             rep.label = format!("pit {}", name);
                             let est = estimates[i];
-                            // Every move's first-player margin is on the mover's
-                            // side of the root's.
-                            let (lower, upper, guess) = match (*root_value.lock().unwrap(), me) {
-                                (Some(v), Player::First) => (-1000, v, est.min(v)),
-                                (Some(v), Player::Second) => (v, 1000, est.max(v)),
-                                (None, _) => (-1000, 1000, est),
+                            // Every move's value is at most the root's.
+                            let (lower, upper, guess) = match *root_value.lock().unwrap() {
+                                Some(v) => (-1000, v, est.min(v)),
+                                None => (-1000, 1000, est),
                             };
-                            let (a, b) = solver
-                                .solve_bounded(
-                                    &children[i],
-                                    lower,
-                                    upper,
-                                    guess,
-                                    move_nodes,
-                                    &mut rep,
-                                )
+                            let child = &children[i];
+                            let (lower, upper) = bounds_for_player(child, me, (lower, upper));
+                            let guess = for_player(child, me, guess);
+                            let found = solver
+                                .solve_bounded(child, lower, upper, guess, move_nodes, &mut rep)
                                 .map_err(|e| e.to_string())?;
-                            bounds.lock().unwrap()[i] = Some((a, b));
-                            let (lo, hi) = (for_me(a).min(for_me(b)), for_me(a).max(for_me(b)));
+                            let (lo, hi) = bounds_for_player(child, me, found);
+                            bounds.lock().unwrap()[i] = Some((lo, hi));
                             let what = if lo == hi {
                                 format!("value {}", lo)
                             } else {
@@ -545,11 +528,10 @@ impl HostGame for Kalah {
             result
         });
         solved?;
-        let root_first = root_value
+        let root = root_value
             .into_inner()
             .unwrap()
             .ok_or("the root was not solved")?;
-        let root = for_me(root_first);
         // A move whose budget ran out before the root value was known may not be
         // proved below it yet: one pass against the root value decides.
         let mut bounds: Vec<(i32, i32)> = bounds
@@ -562,26 +544,22 @@ impl HostGame for Kalah {
             let mut solver =
                 KalahSolver::with_table(rules, shared, tables).map_err(|e| e.to_string())?;
             solver.set_config(config);
-            let (lower, upper) = match me {
-                Player::First => (-1000, root_first),
-                Player::Second => (root_first, 1000),
-            };
             for (i, b) in bounds.iter_mut().enumerate() {
-                let (lo, hi) = (for_me(b.0).min(for_me(b.1)), for_me(b.0).max(for_me(b.1)));
+                let (lo, hi) = *b;
                 if lo < hi && hi >= root {
                     let (quiet, _) = mpsc::channel();
                     let mut rep = reporter(format!("pit {}", self.display_move(moves[i])), quiet);
-                    *b = solver
-                        .solve_bounded(&children[i], lower, upper, root_first, 0, &mut rep)
+                    let child = &children[i];
+                    let (lower, upper) = bounds_for_player(child, me, (-1000, root));
+                    let guess = for_player(child, me, root);
+                    let found = solver
+                        .solve_bounded(child, lower, upper, guess, 0, &mut rep)
                         .map_err(|e| e.to_string())?;
+                    *b = bounds_for_player(child, me, found);
                 }
             }
             total_nodes.fetch_add(solver.nodes(), Ordering::Relaxed);
         }
-        let bounds: Vec<(i32, i32)> = bounds
-            .into_iter()
-            .map(|(a, b)| (for_me(a).min(for_me(b)), for_me(a).max(for_me(b))))
-            .collect();
         let nodes = total_nodes.load(Ordering::Relaxed);
         let search_secs = t1.elapsed().as_secs_f64();
         let mut move_values = Vec::new();

@@ -25,6 +25,18 @@
 //!   by [`build_tables`]. A table for `P` pits serves every seed count per pit and
 //!   depends on the capture rule.
 //!
+//! # Values
+//! Every margin the solver's methods take and return ([`KalahSolver::solve`],
+//! [`KalahSolver::solve_bounded`], [`KalahSolver::estimate`],
+//! [`KalahSolver::solve_moves`]) is a *final margin for the side to move* of the
+//! position they are given: its store minus the opponent's at the end of the game,
+//! the convention of every search in ply. A position where the opponent moves next
+//! is valued for that opponent; [`crate::search::for_player`] and
+//! [`bounds_for_player`] turn such values into the parent's mover's. Inside, the
+//! search works on the *future margin* ([`KalahSolver::future_margin`], the bounds of
+//! [`SolveProgress`], the table entries): what the side to move will still gain,
+//! the stores left out.
+//!
 //! # Files
 //! * `mod.rs`: the solver's interface ([`KalahSolver`], [`SolveControl`],
 //!   [`SolverConfig`]) and the plain minimax the tests hold it to;
@@ -38,6 +50,7 @@ mod table;
 
 use crate::game::{Game, Player};
 use crate::games::kalah::{pit, row_sum, sow, Kalah, KalahRules, Pit};
+use crate::search::for_player;
 
 pub use endgame::{
     build_layer, build_tables, layer_range, table_len, EndgameTables, MAX_TABLE_SEEDS, UNKNOWN,
@@ -200,8 +213,8 @@ impl<'d, T: SolverTable> KalahSolver<'d, T> {
         self.table_hits
     }
 
-    /// The first player's final margin (its store minus the second player's at the
-    /// end) under perfect play from `game`.
+    /// The final margin of `game`'s side to move (its store minus the opponent's
+    /// at the end) under perfect play.
     pub fn solve(
         &mut self,
         game: &Kalah,
@@ -217,10 +230,10 @@ impl<'d, T: SolverTable> KalahSolver<'d, T> {
             _ => 0,
         };
         let future = self.future_margin(own, opp, guess, control)?;
-        Ok(first_player_margin(game, future))
+        Ok(game.store_difference() + future)
     }
 
-    /// Bounds on the first player's final margin from `game` under perfect play,
+    /// Bounds on the final margin of `game`'s side to move under perfect play,
     /// given that it is known to lie in `lower..=upper` (e.g. from the parent's
     /// value; pass wide bounds when nothing is known). MTD(f) starts from `guess`;
     /// its first null-window pass always completes, and later passes stop once
@@ -240,30 +253,28 @@ impl<'d, T: SolverTable> KalahSolver<'d, T> {
         control: &mut impl SolveControl,
     ) -> Result<(i32, i32), Interrupted> {
         let (own, opp) = game.rows_for_mover();
+        // The final margin is the stores' margin now plus the future margin.
+        let stores = game.store_difference();
         if own == 0 || opp == 0 {
-            let v = first_player_margin(game, row_sum(own) as i32 - row_sum(opp) as i32);
+            let v = stores + row_sum(own) as i32 - row_sum(opp) as i32;
             return Ok((v, v));
         }
-        let stores = first_player_margin(game, 0);
-        // The first player's margin is `stores + future` when it moves, else
-        // `stores - future`.
-        let first = game.side_to_move() == Player::First;
-        let to_future = |m: i32| if first { m - stores } else { stores - m };
-        let (f_lo, f_hi) = if first {
-            (to_future(lower), to_future(upper))
-        } else {
-            (to_future(upper), to_future(lower))
-        };
         self.generation = self.generation.wrapping_add(1).max(1);
         self.stopped = false;
         self.depth_limit = None;
-        let (lo, hi) =
-            self.mtdf_bounded(own, opp, f_lo, f_hi, to_future(guess), max_nodes, control)?;
-        let (a, b) = (first_player_margin(game, lo), first_player_margin(game, hi));
-        Ok((a.min(b), a.max(b)))
+        let (lo, hi) = self.mtdf_bounded(
+            own,
+            opp,
+            lower - stores,
+            upper - stores,
+            guess - stores,
+            max_nodes,
+            control,
+        )?;
+        Ok((stores + lo, stores + hi))
     }
 
-    /// A heuristic estimate of the first player's final margin from `game`: MTD(f)
+    /// A heuristic estimate of the final margin of `game`'s side to move: MTD(f)
     /// passes searching `depth` plies (2, 4, ... up to `depth`), counting the
     /// seeds still on the board as nobody's (the seed's store difference) where a
     /// line is cut off. Endgame tables still end lines exactly. The estimate is a
@@ -277,21 +288,14 @@ impl<'d, T: SolverTable> KalahSolver<'d, T> {
         control: &mut impl SolveControl,
     ) -> Result<i32, Interrupted> {
         let (own, opp) = game.rows_for_mover();
-        if own == 0 || opp == 0 || depth == 0 {
-            let v = first_player_margin(game, row_sum(own) as i32 - row_sum(opp) as i32);
-            return Ok(if depth == 0 {
-                first_player_margin(game, 0)
-            } else {
-                v
-            });
+        let stores = game.store_difference();
+        if depth == 0 {
+            return Ok(stores);
         }
-        let stores = first_player_margin(game, 0);
-        let first = game.side_to_move() == Player::First;
-        let mut g = if first {
-            guess - stores
-        } else {
-            stores - guess
-        };
+        if own == 0 || opp == 0 {
+            return Ok(stores + row_sum(own) as i32 - row_sum(opp) as i32);
+        }
+        let mut g = guess - stores;
         self.generation = self.generation.wrapping_add(1).max(1);
         self.stopped = false;
         let mut d = 2 - depth % 2;
@@ -301,11 +305,13 @@ impl<'d, T: SolverTable> KalahSolver<'d, T> {
             d += 2;
         }
         self.depth_limit = None;
-        Ok(first_player_margin(game, g))
+        Ok(stores + g)
     }
 
-    /// The first player's final margin after each legal move of `game`, under
-    /// perfect play from there; `out` receives `(move, margin)` in generation order.
+    /// The final margin of `game`'s side to move after each of its legal moves,
+    /// under perfect play from there; `out` receives `(move, margin)` in generation
+    /// order. The margin is the mover's even where the move passes the turn (the
+    /// child's own value negated).
     /// The moves share the transposition table, so each solve reuses what the
     /// earlier ones proved (their subtrees overlap through transpositions).
     pub fn solve_moves(
@@ -314,14 +320,15 @@ impl<'d, T: SolverTable> KalahSolver<'d, T> {
         control: &mut impl SolveControl,
         mut out: impl FnMut(Pit, i32),
     ) -> Result<(), Interrupted> {
+        let me = game.side_to_move();
         for &mv in game.legal_moves().iter() {
             let child = game.play_unchecked(mv);
             let v = if child.outcome().is_over() {
-                first_player_margin(&child, 0)
+                child.store_difference()
             } else {
                 self.solve(&child, control)?
             };
-            out(mv, v);
+            out(mv, for_player(&child, me, v));
         }
         Ok(())
     }
@@ -352,13 +359,13 @@ impl<'d, T: SolverTable> KalahSolver<'d, T> {
     }
 }
 
-/// The first player's final margin from `game` given the mover's future margin.
-fn first_player_margin(game: &Kalah, future: i32) -> i32 {
-    let stores = game.store(Player::First) as i32 - game.store(Player::Second) as i32;
-    match game.side_to_move() {
-        Player::First => stores + future,
-        Player::Second => stores - future,
-    }
+/// Bounds `lo..=hi` on a final margin for one player, seen by the other one when
+/// `game`'s side to move is not `player` (as [`for_player`] turns one value, and
+/// like it its own inverse): bounds on a child position's value for its side to
+/// move become bounds for the parent's mover, and back.
+pub fn bounds_for_player(game: &Kalah, player: Player, (lo, hi): (i32, i32)) -> (i32, i32) {
+    let (a, b) = (for_player(game, player, lo), for_player(game, player, hi));
+    (a.min(b), a.max(b))
 }
 
 /// The exact future margin by plain minimax, no table, no pruning: the reference
@@ -440,33 +447,72 @@ mod tests {
                     .unwrap()
                     .solve_moves(&g, &mut Quiet, |m, v| exact.push((m, v)).unwrap())
                     .unwrap();
-                let first = g.side_to_move() == Player::First;
-                // Root value for the first player's margin.
-                let root = if first {
-                    exact.iter().map(|e| e.1).max().unwrap()
-                } else {
-                    exact.iter().map(|e| e.1).min().unwrap()
-                };
-                let (lower, upper) = if first { (-100, root) } else { (root, 100) };
+                // The root value and the moves' values, all for g's side to move.
+                let me = g.side_to_move();
+                let root = exact.iter().map(|e| e.1).max().unwrap();
                 for budget in [u64::MAX, 0, 50] {
                     let mut tt = [SolverEntry::EMPTY; 1 << 12];
                     let mut solver = KalahSolver::new(r, &mut tt, none).unwrap();
                     for &(m, v) in &exact {
                         let child = g.play_unchecked(m);
-                        let (lo, hi) = solver
-                            .solve_bounded(&child, lower, upper, root, budget, &mut Quiet)
+                        // The bounds and the guess as the child's side to move sees them.
+                        let (lower, upper) = bounds_for_player(&child, me, (-100, root));
+                        let guess = for_player(&child, me, root);
+                        let bounds = solver
+                            .solve_bounded(&child, lower, upper, guess, budget, &mut Quiet)
                             .unwrap();
+                        let (lo, hi) = bounds_for_player(&child, me, bounds);
                         assert!(lo <= v && v <= hi, "{} {:?} {} {}..{}", r, m, v, lo, hi);
                         if budget == u64::MAX || v == root {
                             assert_eq!((lo, hi), (v, v), "{} {:?} budget {}", r, m, budget);
-                        } else if first {
-                            assert!(hi < root, "{} {:?}", r, m);
                         } else {
-                            assert!(lo > root, "{} {:?}", r, m);
+                            assert!(hi < root, "{} {:?}", r, m);
                         }
                     }
                 }
             }
+        }
+    }
+
+    /// Every value is the side to move's, whoever moves (the convention of every
+    /// search): with the second player to move, a solve is its own store margin
+    /// plus its future margin, the best of its moves' values, what a bounded solve
+    /// and a full-depth estimate give, and the value its parent's mover gave the
+    /// move with the sign turned.
+    #[test]
+    fn values_are_for_the_side_to_move() {
+        for ec in [false, true] {
+            let r = rules(3, 3, ec);
+            let start = Kalah::new(r);
+            let none = EndgameTables::none(3, ec);
+            let mut tt = [SolverEntry::EMPTY; 1 << 12];
+            let mut s = KalahSolver::new(r, &mut tt, none).unwrap();
+            let mut first_moves: heapless::Vec<(Pit, i32), 8> = heapless::Vec::new();
+            s.solve_moves(&start, &mut Quiet, |m, v| first_moves.push((m, v)).unwrap())
+                .unwrap();
+            let mut nonzero_with_second_to_move = 0;
+            for &(m, v) in &first_moves {
+                let child = start.play_unchecked(m);
+                let cv = s.solve(&child, &mut Quiet).unwrap();
+                let (own, opp) = child.rows_for_mover();
+                let future = minimax_future_margin(own, opp, 3, ec);
+                assert_eq!(cv, child.store_difference() + future, "{:?}", child);
+                assert_eq!(for_player(&child, Player::First, cv), v, "{:?}", child);
+                if child.side_to_move() != Player::Second {
+                    continue;
+                }
+                if cv != 0 && child.store_difference() != 0 {
+                    nonzero_with_second_to_move += 1;
+                }
+                let mut best = i32::MIN;
+                s.solve_moves(&child, &mut Quiet, |_, w| best = best.max(w))
+                    .unwrap();
+                assert_eq!(best, cv, "{:?}", child);
+                let bounded = s.solve_bounded(&child, -100, 100, 0, u64::MAX, &mut Quiet);
+                assert_eq!(bounded.unwrap(), (cv, cv), "{:?}", child);
+                assert_eq!(s.estimate(&child, 60, 0, &mut Quiet).unwrap(), cv);
+            }
+            assert!(nonzero_with_second_to_move > 0);
         }
     }
 
@@ -511,7 +557,7 @@ mod tests {
                 }
                 let (own, opp) = g.rows_for_mover();
                 let future = minimax_future_margin(own, opp, u32::from(p), ec);
-                let want = first_player_margin(&g, future);
+                let want = g.store_difference() + future;
                 for slots in [2usize, 1 << 10] {
                     for deepening_to in [0u32, 6] {
                         for with_tables in [false, true] {
