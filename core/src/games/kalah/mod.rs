@@ -418,6 +418,50 @@ mod tests {
         assert_eq!(h2.check_move(Pit(2)), Err("the pit is empty"));
     }
 
+    /// Every position reachable in `depth` plies from `g` with its hash, one entry
+    /// per line of play (a position reached by two lines is there twice).
+    fn lines(g: Kalah, depth: u32, out: &mut heapless::Vec<(Kalah, u64), 4096>) {
+        out.push((g, g.hash())).unwrap();
+        if depth > 0 {
+            for &mv in g.legal_moves().iter() {
+                lines(g.play_unchecked(mv), depth - 1, out);
+            }
+        }
+    }
+
+    /// The hash is computed on demand from the position (what the `Game` contract
+    /// allows besides an incremental hash): positions reached by different lines
+    /// hash equally, and equal the hash of the position rebuilt from its parts;
+    /// the side to move and the stores are part of it.
+    #[test]
+    fn hash_is_the_positions_whatever_the_line() {
+        let mut all = heapless::Vec::new();
+        lines(Kalah::new(rules(4, 2)), 5, &mut all);
+        let mut transpositions = 0;
+        for (i, &(g, h)) in all.iter().enumerate() {
+            let mut rows = [[0u8; MAX_PITS as usize]; 2];
+            for (s, p) in [Player::First, Player::Second].into_iter().enumerate() {
+                for (k, c) in rows[s].iter_mut().enumerate().take(4) {
+                    *c = g.pit(p, k) as u8;
+                }
+            }
+            let stores = [g.store(Player::First) as u8, g.store(Player::Second) as u8];
+            let rebuilt = Kalah::from_parts(g.rules, rows, stores, g.side).unwrap();
+            assert_eq!(rebuilt.hash(), h, "{:?}", g);
+            let other_side = Kalah::from_parts(g.rules, rows, stores, g.side.opponent());
+            assert_ne!(other_side.unwrap().hash(), h, "{:?}", g);
+            for &(q, qh) in &all[..i] {
+                if q == g {
+                    transpositions += 1;
+                    assert_eq!(qh, h, "{:?}", g);
+                } else {
+                    assert_ne!(qh, h, "{:?} and {:?}", q, g);
+                }
+            }
+        }
+        assert!(transpositions > 0);
+    }
+
     #[test]
     fn capacity_worst_case_eight_non_empty_pits() {
         let g = Kalah::new(rules(8, 15));
