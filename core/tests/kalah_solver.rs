@@ -22,14 +22,14 @@ fn root_value(pits: u8, seeds: u8, empty_capture: bool, table_seeds: u32, tt_slo
     s.solve(&Kalah::new(r), &mut Quiet).unwrap()
 }
 
-/// Kalah(6,3) = +2 under the seed's rules (Irving, Donkers and Uiterwijk), with
+/// Kalah(6,3) = +2 under the default rules (Irving, Donkers and Uiterwijk), with
 /// endgame tables of 12 seeds and a small table that must replace entries.
 #[test]
 fn published_6x3_value_with_tables() {
     assert_eq!(root_value(6, 3, false, 12, 1 << 18), 2);
 }
 
-/// Kalah(6,4): +8 under the seed's rules, +10 with empty capture (the published
+/// Kalah(6,4): +8 under the default rules, +10 with empty capture (the published
 /// values), root values only, tables built in memory. Minutes of work:
 /// `cargo test --release -p ply-core --test kalah_solver -- --ignored`.
 #[test]

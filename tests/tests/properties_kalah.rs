@@ -87,7 +87,7 @@ proptest! {
 #[test]
 fn the_slow_sowing_is_not_vacuous() {
     // The first player's pit 1 (one seed) sows into its empty pit 2, opposite the
-    // second player's empty pit 5: no capture under the seed's rule, the lone seed
+    // second player's empty pit 5: no capture under the default rule, the lone seed
     // captured under the empty-capture rule. The slow model follows each rule, and
     // refuses the other rule's result.
     let text = "1 0 4 4 4 4 [4] / 5 5 5 5 0 4 [3] / first";

@@ -5,7 +5,8 @@ use super::{non_empty, pit, Kalah};
 use crate::game::{Game, Outcome, Player};
 use crate::search::{for_player, Evaluator, Score};
 
-/// The seed's evaluation: the searching player's store minus the opponent's
+/// The evaluation of the Mancala parallelization report (docs/references.md): the
+/// searching player's store minus the opponent's
 /// (antisymmetric). A finished game scores its final margin for the side to move the
 /// same way (the sweep has filled the stores).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

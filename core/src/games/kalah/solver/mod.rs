@@ -276,7 +276,8 @@ impl<'d, T: SolverTable> KalahSolver<'d, T> {
 
     /// A heuristic estimate of the final margin of `game`'s side to move: MTD(f)
     /// passes searching `depth` plies (2, 4, ... up to `depth`), counting the
-    /// seeds still on the board as nobody's (the seed's store difference) where a
+    /// seeds still on the board as nobody's (the store difference of the Mancala
+    /// parallelization report, docs/references.md) where a
     /// line is cut off. Endgame tables still end lines exactly. The estimate is a
     /// first guess for [`KalahSolver::solve_bounded`]; the table entries it leaves
     /// only order moves for the exact search.
