@@ -127,3 +127,56 @@ pub fn sow(own: u64, opp: u64, pits: u32, i: u32, empty_capture: bool) -> Sown {
         game_over,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A packed row from its pit counts, pit 1 first.
+    fn row(pits: &[u8]) -> u64 {
+        pits.iter().rev().fold(0, |r, &c| r << 8 | u64::from(c))
+    }
+
+    #[test]
+    fn row_words() {
+        assert_eq!(ONES[3], 0x01_01_01);
+        let r = row(&[4, 0, 250, 1]);
+        assert_eq!((pit(r, 0), pit(r, 1), pit(r, 2)), (4, 0, 250));
+        assert_eq!(row_sum(r), 255);
+        assert_eq!(non_empty(r), 0x80_80_00_80);
+    }
+
+    #[test]
+    fn a_lap_back_into_the_emptied_origin_pit_captures() {
+        // Pit 2's 13 seeds are one lap of the 13 sowable holes: one seed in every
+        // pit and the store, the last in pit 2 itself, which captures it and the
+        // opposite pit (the opponent's pit 5).
+        let s = sow(
+            row(&[2, 13, 0, 1, 1, 1]),
+            row(&[2, 2, 2, 2, 2, 2]),
+            6,
+            1,
+            false,
+        );
+        assert_eq!(s.own, row(&[3, 0, 1, 2, 2, 2]));
+        assert_eq!(s.opp, row(&[3, 3, 3, 3, 0, 3]));
+        assert_eq!((s.gain, s.opp_gain, s.captured), (1 + 4, 0, 4));
+        assert!(!s.extra_turn && !s.game_over);
+    }
+
+    #[test]
+    fn the_last_seed_of_a_row_ends_the_game_and_sweeps() {
+        // Pit 6's seed reaches the store (an extra turn), the row is empty: the
+        // opponent's seeds go to the opponent's store.
+        let s = sow(
+            row(&[0, 0, 0, 0, 0, 1]),
+            row(&[3, 0, 5, 0, 2, 1]),
+            6,
+            5,
+            false,
+        );
+        assert_eq!((s.own, s.opp), (0, 0));
+        assert_eq!((s.gain, s.opp_gain, s.captured), (1, 11, 0));
+        assert!(s.extra_turn && s.game_over);
+    }
+}
