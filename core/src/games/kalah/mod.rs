@@ -44,15 +44,15 @@
 //! # Files
 //! * `mod.rs`: the position ([`Kalah`]), its rules ([`KalahRules`]) and the
 //!   [`Game`] contract;
-//! * `sowing.rs`: packed rows and the whole rule of a move ([`sow`]);
+//! * `movegen.rs`: sowing on packed rows, the whole rule of a move ([`sow`]);
 //! * `notation.rs`: the text forms above, read and written;
 //! * `eval.rs`: the evaluations [`StoreDifference`] and [`KalahEval`];
 //! * [`solver`]: exact solving with endgame tables.
 
 mod eval;
+mod movegen;
 mod notation;
 pub mod solver;
-mod sowing;
 
 use core::fmt;
 
@@ -62,7 +62,7 @@ use crate::move_list::MoveList;
 use crate::zobrist;
 
 pub use eval::{KalahEval, StoreDifference, DECIDED_BONUS};
-pub use sowing::{non_empty, pit, row_sum, sow, Sown, ONES};
+pub use movegen::{non_empty, pit, row_sum, sow, Sown, ONES};
 
 /// The most pits a row can have: a row is one `u64` of byte-sized pits.
 pub const MAX_PITS: u8 = 8;

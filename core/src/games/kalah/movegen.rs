@@ -1,4 +1,5 @@
-//! Sowing on packed rows: the whole rule of a Kalah move as a few word operations.
+//! Kalah's moves: sowing on packed rows, the whole rule of a move (sowing, extra
+//! turn, capture, sweep) as a few word operations.
 //!
 //! A row is one `u64`: byte `i` holds the seeds of pit `i + 1` counted from the
 //! owner's left (the pit farthest from the owner's store), so a row holds at most 8
