@@ -3,6 +3,7 @@
 //! convention, interruption and refused tables.
 
 use super::*;
+use crate::playout::{random_playout, SplitMix64};
 use core::sync::atomic::{AtomicI8, AtomicU64};
 
 fn rules(p: u8, s: u8, ec: bool) -> KalahRules {
@@ -134,7 +135,7 @@ fn published_small_values() {
 /// values as plain minimax.
 #[test]
 fn solver_matches_minimax_on_random_positions_in_every_configuration() {
-    let mut state = 99u64;
+    let mut rng = SplitMix64::new(99);
     for &(p, sd, ec) in &[
         (3u8, 2u8, false),
         (3, 2, true),
@@ -150,18 +151,8 @@ fn solver_matches_minimax_on_random_positions_in_every_configuration() {
         let values = &all[..len];
         build_tables(p, ec, k, 0, values, |_| {}).unwrap();
         for _ in 0..40 {
-            let mut g = Kalah::new(r);
-            let (st, x) = crate::zobrist::splitmix64(state);
-            state = st;
-            for _ in 0..(x % 6) {
-                let moves = g.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                let (st, y) = crate::zobrist::splitmix64(state);
-                state = st;
-                g = g.play_unchecked(moves[(y % moves.len() as u64) as usize]);
-            }
+            let plies = rng.below(6);
+            let g = random_playout(Kalah::new(r), plies, &mut rng);
             let (own, opp) = g.rows_for_mover();
             let future = minimax_future_margin(own, opp, u32::from(p), ec);
             let want = g.store_difference() + future;
