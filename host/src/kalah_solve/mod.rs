@@ -1,7 +1,7 @@
 //! `ply solve kalah`: the exact solver of [`ply_core::games::kalah::solver`] with its
-//! endgame tables kept on disk and built on demand ([`tables`]), and the root and
+//! endgame tables kept on disk and built on demand (`tables.rs`), and the root and
 //! the first moves shared out among one solver per core over one lock-free
-//! transposition table ([`SharedSolverTable`], [`scheduler`]).
+//! transposition table ([`SharedSolverTable`]; `scheduler.rs`).
 //!
 //! Settings (environment variables, checked by [`crate::settings::environment`]):
 //! * `PLY_TABLES_DIR`: where endgame tables live (default `$XDG_CACHE_HOME/ply`,
