@@ -380,7 +380,9 @@ mod tests {
     use super::*;
     use crate::perft::perft;
 
-    fn rules(p: u8, s: u8) -> KalahRules {
+    /// The rules of `p` pits a row and `s` seeds a pit (the tests of the other
+    /// files use it too).
+    pub(super) fn rules(p: u8, s: u8) -> KalahRules {
         KalahRules::new(p, s).unwrap()
     }
 

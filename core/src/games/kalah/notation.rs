@@ -227,12 +227,9 @@ fn words(text: &str) -> impl Iterator<Item = (usize, &str)> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::rules;
     use super::*;
     use crate::game::Game;
-
-    fn rules(p: u8, s: u8) -> KalahRules {
-        KalahRules::new(p, s).unwrap()
-    }
 
     #[test]
     fn position_text_round_trips_and_hash_matches() {
