@@ -4,10 +4,10 @@
 
 use std::sync::atomic::AtomicI8;
 
-use ply_core::games::kalah::{Kalah, KalahRules};
-use ply_core::games::kalah_solver::{
+use ply_core::games::kalah::solver::{
     build_tables, table_len, EndgameTables, KalahSolver, Quiet, SolverEntry, UNKNOWN,
 };
+use ply_core::games::kalah::{Kalah, KalahRules};
 
 fn root_value(pits: u8, seeds: u8, empty_capture: bool, table_seeds: u32, tt_slots: usize) -> i32 {
     let r = KalahRules::new(pits, seeds)
@@ -22,14 +22,14 @@ fn root_value(pits: u8, seeds: u8, empty_capture: bool, table_seeds: u32, tt_slo
     s.solve(&Kalah::new(r), &mut Quiet).unwrap()
 }
 
-/// Kalah(6,3) = +2 under the seed's rules (Irving, Donkers and Uiterwijk), with
+/// Kalah(6,3) = +2 under the default rules (Irving, Donkers and Uiterwijk), with
 /// endgame tables of 12 seeds and a small table that must replace entries.
 #[test]
 fn published_6x3_value_with_tables() {
     assert_eq!(root_value(6, 3, false, 12, 1 << 18), 2);
 }
 
-/// Kalah(6,4): +8 under the seed's rules, +10 with empty capture (the published
+/// Kalah(6,4): +8 under the default rules, +10 with empty capture (the published
 /// values), root values only, tables built in memory. Minutes of work:
 /// `cargo test --release -p ply-core --test kalah_solver -- --ignored`.
 #[test]
@@ -47,8 +47,9 @@ fn published_6x4_values() {
 fn solvers_sharing_a_table_on_threads_agree_with_one_solver() {
     use std::sync::atomic::AtomicU64;
 
-    use ply_core::games::kalah_solver::SharedSolverTable;
-    use ply_core::Game;
+    use ply_core::games::kalah::solver::SharedSolverTable;
+    use ply_core::search::for_player;
+    use ply_core::{Game, Player};
 
     for ec in [false, true] {
         let r = KalahRules::new(5, 3).unwrap().with_empty_capture(ec);
@@ -79,7 +80,11 @@ fn solvers_sharing_a_table_on_threads_agree_with_one_solver() {
                         let mut solver = KalahSolver::with_table(r, shared, tables).unwrap();
                         for k in 0..moves.len() {
                             let (m, v) = want[(k + t) % moves.len()];
-                            let got = solver.solve(&start.play_unchecked(m), &mut Quiet).unwrap();
+                            // The child's value for its side to move, made the
+                            // first player's as solve_moves gives it.
+                            let child = start.play_unchecked(m);
+                            let got = solver.solve(&child, &mut Quiet).unwrap();
+                            let got = for_player(&child, Player::First, got);
                             assert_eq!(got, v, "move {:?}, {} buckets, thread {}", m, buckets, t);
                         }
                     });

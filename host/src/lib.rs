@@ -9,6 +9,7 @@ pub mod clock;
 pub mod commands;
 pub mod games;
 pub mod interrupt;
+pub mod kalah_solve;
 pub mod memory;
 pub mod output;
 pub mod parallel;

@@ -3,9 +3,12 @@
 //! position of the fixture, and the same results at the end (fixtures:
 //! `tests/fixtures/kalah.txt`, see `tests/fixtures/README.md`).
 
-use ply_core::games::kalah::{Kalah, KalahRules, MAX_PITS};
-use ply_core::{Game, Outcome, Player};
-use ply_tests::differential::{compare, load, Adapter, End, Pos};
+use ply_core::games::kalah::{Kalah, KalahRules};
+use ply_core::{Game, Player};
+use ply_tests::differential::{
+    assert_matches_fixture, check_result, compare, load, Adapter, End, Pos,
+};
+use ply_tests::kalah::{board, from_board};
 
 const PITS: usize = 6;
 
@@ -32,18 +35,12 @@ fn swept(c: [u32; 14]) -> [u32; 14] {
     out
 }
 
-fn board_text(c: &[u32; 14]) -> String {
+fn board_text(c: &[u32]) -> String {
     c.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
 }
 
 fn build(c: [u32; 14], side: Player) -> Kalah {
-    let mut rows = [[0u8; MAX_PITS as usize]; 2];
-    for i in 0..PITS {
-        rows[0][i] = c[i] as u8;
-        rows[1][i] = c[PITS + 1 + i] as u8;
-    }
-    let stores = [c[PITS] as u8, c[2 * PITS + 1] as u8];
-    Kalah::from_parts(KalahRules::default(), rows, stores, side)
+    from_board(KalahRules::default(), &c, side)
         .unwrap_or_else(|e| panic!("fixture board {:?}: {}", c, e))
 }
 
@@ -65,19 +62,12 @@ impl Adapter for KalahAdapter {
     }
 
     fn position_of(&self, g: &Kalah) -> Pos {
-        let mut c = [0u32; 14];
-        for i in 0..PITS {
-            c[i] = g.pit(Player::First, i);
-            c[PITS + 1 + i] = g.pit(Player::Second, i);
-        }
-        c[PITS] = g.store(Player::First);
-        c[2 * PITS + 1] = g.store(Player::Second);
         let side = match (g.outcome().is_over(), g.side_to_move()) {
             (true, _) => "-",
             (false, Player::First) => "first",
             (false, Player::Second) => "second",
         };
-        Pos::new(board_text(&c), side)
+        Pos::new(board_text(&board(g)), side)
     }
 
     fn normalise_successor(&self, pos: &Pos) -> Pos {
@@ -89,31 +79,13 @@ impl Adapter for KalahAdapter {
             return Err("a final position has no side to move".into());
         }
         let g = build(swept(counts(&end.position.board)), Player::First);
-        let expected = match end.result.as_str() {
-            "first" => Outcome::Win(Player::First),
-            "second" => Outcome::Win(Player::Second),
-            "draw" => Outcome::Draw,
-            other => return Err(format!("unknown result {:?}", other)),
-        };
-        if g.outcome() != expected {
-            return Err(format!("ply says {:?}", g.outcome()));
-        }
-        if !g.legal_moves().is_empty() {
-            return Err("ply still has legal moves in a finished game".into());
-        }
-        Ok(())
+        check_result(&g, &end.result, ["first", "second"])
     }
 }
 
 #[test]
 fn successor_sets_and_results_match_openspiel() {
-    let fx = load("kalah.txt");
-    let n = compare(&KalahAdapter, &fx).unwrap_or_else(|e| panic!("{}", e));
-    println!(
-        "Kalah vs OpenSpiel mancala: {} positions, {} successors, {} final positions compared",
-        n.positions, n.successors, n.ends
-    );
-    assert!(n.positions >= 5000 && n.ends >= 100, "{:?}", n);
+    assert_matches_fixture(&KalahAdapter, "kalah.txt", "Kalah (mancala)", 5000, 100);
 }
 
 #[test]

@@ -3,8 +3,10 @@
 //! (fixtures: `tests/fixtures/tictactoe.txt`, see `tests/fixtures/README.md`).
 
 use ply_core::games::TicTacToe;
-use ply_core::{Game, Outcome, Player};
-use ply_tests::differential::{compare, load, Adapter, End, Pos};
+use ply_core::{Game, Player};
+use ply_tests::differential::{
+    assert_matches_fixture, check_result, compare, load, Adapter, End, Pos,
+};
 
 struct TicTacToeAdapter;
 
@@ -58,32 +60,14 @@ impl Adapter for TicTacToeAdapter {
 
     fn check_end(&self, end: &End) -> Result<(), String> {
         let g = TicTacToe::parse_position((), &end.position.board).map_err(|e| e.to_string())?;
-        let expected = match end.result.as_str() {
-            "x" => Outcome::Win(Player::First),
-            "o" => Outcome::Win(Player::Second),
-            "draw" => Outcome::Draw,
-            other => return Err(format!("unknown result {:?}", other)),
-        };
-        if g.outcome() != expected {
-            return Err(format!("ply says {:?}", g.outcome()));
-        }
-        if !g.legal_moves().is_empty() {
-            return Err("ply still has legal moves in a finished game".into());
-        }
-        Ok(())
+        check_result(&g, &end.result, ["x", "o"])
     }
 }
 
 #[test]
 fn successor_sets_and_results_match_openspiel() {
-    let fx = load("tictactoe.txt");
-    let n = compare(&TicTacToeAdapter, &fx).unwrap_or_else(|e| panic!("{}", e));
-    println!(
-        "tic-tac-toe vs OpenSpiel: {} positions, {} successors, {} final positions compared",
-        n.positions, n.successors, n.ends
-    );
     // The fixture covers every move of the first two plies and most of the game tree.
-    assert!(n.positions >= 1500 && n.ends >= 300, "{:?}", n);
+    assert_matches_fixture(&TicTacToeAdapter, "tictactoe.txt", "tic-tac-toe", 1500, 300);
 }
 
 #[test]

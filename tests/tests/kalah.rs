@@ -185,7 +185,8 @@ fn play_game<A: Evaluator<Kalah> + Copy, B: Evaluator<Kalah> + Copy>(
     g.store(Player::First) as i32 - g.store(Player::Second) as i32
 }
 
-/// ply's evaluation against the seed's at equal depth, over every two-ply opening
+/// ply's evaluation against the store difference of the Mancala parallelization
+/// report (docs/references.md) at equal depth, over every two-ply opening
 /// of kalah:6x4, each played with both colours: it must score more points.
 #[test]
 fn own_evaluation_beats_the_seeds_at_equal_depth() {
