@@ -718,7 +718,7 @@ fn case_11b_help_and_question_mark_explain_how_to_move() {
     for word in ["help", "?"] {
         let o = ply_stdin(
             &["play", "tictactoe", "--first", "human", "--second", "human"],
-            &format!("{}\n1\n4\n2\n5\n3\n", word),
+            format!("{}\n1\n4\n2\n5\n3\n", word),
         );
         let out = stdout(&o);
         assert!(o.status.success(), "{}", stderr(&o));
