@@ -25,5 +25,17 @@ if git grep -nE 'seed[ -]?00[0-9]|notes/(halma|checkers|embedded|mpi)\.md|shared
   echo "source files above cite documents outside the repository: name them as docs/references.md does" >&2
   status=1
 fi
-[ "$status" = 0 ] && echo "docs: links and citations resolve"
+# Paths named in docs and comments (`core/src/…rs`, `scripts/….sh`, …) exist: from the
+# repository's root, or from the top folder of the file that names them (fuzz/ names
+# its own corpus test that way). NAME stands for any name in a pattern.
+while IFS=: read -r file path; do
+  case "$path" in *NAME*) continue ;; esac
+  [ -e "$path" ] || [ -e "${file%%/*}/$path" ] || {
+    echo "$file names $path, which the repository does not have" >&2
+    status=1
+  }
+done < <(git grep -oE '\b(core|host|tests|scripts|benches|firmware-sim|fuzz|tools|docs)/[A-Za-z0-9_./-]+\.(rs|sh|py|txt|md|toml|svg)\b' \
+  -- '*.md' '*.rs' '*.sh' '*.py' '*.toml' ':!fuzz/corpus' | sort -u)
+
+[ "$status" = 0 ] && echo "docs: links, citations and named paths resolve"
 exit "$status"

@@ -7,4 +7,4 @@
 # runs them here, in the same optimised test build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo test -p ply-tests --test draughts_perft -- --ignored --nocapture
+cargo test -p ply-tests --test draughts perft -- --ignored --nocapture

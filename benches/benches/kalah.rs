@@ -5,11 +5,11 @@
 use std::sync::atomic::{AtomicI8, AtomicU64};
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use ply_core::games::kalah::{Kalah, KalahRules};
-use ply_core::games::kalah_solver::{
+use ply_core::games::kalah::solver::{
     build_tables, table_len, EndgameTables, KalahSolver, Quiet, SharedSolverTable, SolverEntry,
     UNKNOWN,
 };
+use ply_core::games::kalah::{Kalah, KalahRules};
 use ply_core::perft::perft;
 
 fn bench(c: &mut Criterion) {

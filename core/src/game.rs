@@ -81,7 +81,7 @@ impl Outcome {
 ///   (a game whose player may have to pass yields an explicit pass move);
 /// * every generated move is accepted by `play` and `play_unchecked` gives the same
 ///   state as `play` for it;
-/// * `hash()` is maintained incrementally and equals the hash of the same position
+/// * `hash()` depends on the position alone: it equals the hash of the same position
 ///   parsed from its text;
 /// * `Display` prints the position text that `parse_position` reads back.
 pub trait Game: Copy + Eq + fmt::Debug + fmt::Display + Sized {
@@ -113,8 +113,9 @@ pub trait Game: Copy + Eq + fmt::Debug + fmt::Display + Sized {
     /// Whether the game is over, and how.
     fn outcome(&self) -> Outcome;
 
-    /// A 64-bit Zobrist-style hash of the position (side to move included), kept
-    /// incrementally by `play_unchecked`.
+    /// A 64-bit hash of the position (side to move included): equal positions hash
+    /// equally however they were reached. A game may keep it up to date in
+    /// `play_unchecked` (Zobrist keys) or compute it on demand (Kalah).
     fn hash(&self) -> u64;
 
     /// The key under which search results for this state may be shared (the

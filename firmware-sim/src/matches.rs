@@ -172,7 +172,7 @@ pub fn tictactoe() -> Match<TicTacToe, FnPtrEval<TicTacToe>> {
 /// Transposition-table entries for Kalah.
 pub const KALAH_TT_SLOTS: usize = 1024;
 
-/// Kalah 6×4 (the seed's rules) with ply's evaluation at depth 12.
+/// Kalah 6×4 (the default rules, docs/games/kalah.md) with ply's evaluation at depth 12.
 pub fn kalah() -> Match<Kalah, KalahEval> {
     Match {
         name: "kalah",

@@ -22,7 +22,7 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use ply_core::games::kalah_solver::MAX_TABLE_SEEDS;
+use ply_core::games::kalah::solver::MAX_TABLE_SEEDS;
 
 use crate::quote::quote;
 

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use ply_core::Game;
+use ply_core::{Game, Outcome, Player};
 
 /// A position in the fixture format: the board and the side to move (`-` once the
 /// game is over), as two words.
@@ -247,4 +247,45 @@ pub fn compare<A: Adapter>(adapter: &A, fx: &Fixture) -> Result<Compared, String
             failures
         ))
     }
+}
+
+/// Checks ply's verdict on a finished game `g` against a fixture result word:
+/// `wins[0]` names the first player's win, `wins[1]` the second's, `draw` a draw.
+/// ply must give that outcome and no legal move.
+pub fn check_result<G: Game>(g: &G, result: &str, wins: [&str; 2]) -> Result<(), String> {
+    let expected = match result {
+        r if r == wins[0] => Outcome::Win(Player::First),
+        r if r == wins[1] => Outcome::Win(Player::Second),
+        "draw" => Outcome::Draw,
+        other => return Err(format!("unknown result {:?}", other)),
+    };
+    if g.outcome() != expected {
+        return Err(format!("ply says {:?}", g.outcome()));
+    }
+    if !g.legal_moves().is_empty() {
+        return Err("ply still has legal moves in a finished game".into());
+    }
+    Ok(())
+}
+
+/// Compares the fixture file `name` with ply through `adapter` and prints what was
+/// compared under `label`; panics on a difference, or if fewer than `min_positions`
+/// positions or `min_ends` final positions were compared (a truncated fixture).
+pub fn assert_matches_fixture<A: Adapter>(
+    adapter: &A,
+    name: &str,
+    label: &str,
+    min_positions: usize,
+    min_ends: usize,
+) {
+    let n = compare(adapter, &load(name)).unwrap_or_else(|e| panic!("{}", e));
+    println!(
+        "{} vs OpenSpiel: {} positions, {} successors, {} final positions compared",
+        label, n.positions, n.successors, n.ends
+    );
+    assert!(
+        n.positions >= min_positions && n.ends >= min_ends,
+        "{:?}",
+        n
+    );
 }

@@ -1,10 +1,10 @@
 //! The laws every game must keep along any playout, checked on random playouts by the
-//! property tests `tests/tests/properties_*.rs`.
+//! property tests `tests/tests/<game>/properties.rs`.
 //!
 //! [`check_playout`] walks a game from a start position, choosing each move from the
 //! legal list with the given choice numbers, and at every position checks:
 //! * the position text round-trips (`parse_position` of `Display` gives an equal
-//!   state) and the incremental hash equals the hash of the re-parsed position;
+//!   state) and the hash equals the hash of the re-parsed position;
 //! * the move list stays within the game's proven capacity, and is empty exactly when
 //!   the game is over; `count_moves` agrees with it;
 //! * every generated move is legal by the game's independent slow check (written in
@@ -91,7 +91,7 @@ pub fn check_position<G: Game>(g: &G, laws: &Laws<G>) -> Result<(), String> {
     }
     if back.hash() != g.hash() {
         return Err(format!(
-            "incremental hash {:#x} differs from the re-parsed position's {:#x}",
+            "hash {:#x} of the played position differs from the re-parsed position's {:#x}",
             g.hash(),
             back.hash()
         ));

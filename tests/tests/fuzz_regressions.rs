@@ -23,7 +23,7 @@ fn tictactoe_refusal_of_an_off_board_square_prints() {
 /// overflows: a panic with overflow checks, and in a release build a wrapped product
 /// that can pass the `<= 255` check (`5x429496730` wraps to 4) and give rules of 26
 /// seeds a pit, 260 seeds in all, more than a byte-packed pit can hold.
-/// Was a bug in core/src/games/kalah.rs (`parse_rules`); fixed.
+/// Was a bug in core/src/games/kalah/notation.rs (`parse_rules`); fixed.
 #[test]
 fn kalah_huge_seed_counts_are_refused() {
     use ply_core::games::Kalah;
@@ -45,7 +45,7 @@ fn kalah_huge_seed_counts_are_refused() {
 
 /// fuzz target `kalah_play`: refusing `Pit(255)` overflows `255 + 1` while writing
 /// the move into the refusal message (the tic-tac-toe bug above, in Kalah).
-/// Was a bug in core/src/games/kalah.rs (`write_move`); fixed.
+/// Was a bug in core/src/games/kalah/notation.rs (`write_move`); fixed.
 #[test]
 fn kalah_refusal_of_an_off_board_pit_prints() {
     use ply_core::games::kalah::Pit;

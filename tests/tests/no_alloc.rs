@@ -8,10 +8,10 @@ use std::sync::atomic::AtomicU64;
 
 use ply_core::games::draughts::DraughtsEval;
 use ply_core::games::halma::eval::{Manhattan, Racer};
-use ply_core::games::kalah::{KalahEval, KalahRules};
-use ply_core::games::kalah_solver::{
-    EndgameTables, KalahSolver, Quiet, SharedSolverTable, SolverEntry,
+use ply_core::games::kalah::solver::{
+    bounds_for_player, EndgameTables, KalahSolver, Quiet, SharedSolverTable, SolverEntry,
 };
+use ply_core::games::kalah::{KalahEval, KalahRules};
 use ply_core::games::{Draughts, Halma16, Halma8, Kalah, TicTacToe};
 use ply_core::perft::perft;
 use ply_core::search::Evaluator;
@@ -134,10 +134,12 @@ fn kalah_rules_search_and_solver_allocate_nothing() {
     let (n, v) = allocations(|| {
         let mut solver =
             KalahSolver::with_table(rules, shared, EndgameTables::none(3, false)).unwrap();
-        let guess = solver.estimate(&small, 6, 0, &mut Quiet).unwrap();
+        let guess = solver.estimate(&child, 6, 0, &mut Quiet).unwrap();
         let v = solver.solve(&small, &mut Quiet).unwrap();
+        // The first move's value lies below the root's, for the root's mover.
+        let (lower, upper) = bounds_for_player(&child, small.side_to_move(), (-100, v));
         let bounds = solver
-            .solve_bounded(&child, -100, v, guess, u64::MAX, &mut Quiet)
+            .solve_bounded(&child, lower, upper, guess, u64::MAX, &mut Quiet)
             .unwrap();
         (v, bounds.0 <= bounds.1)
     });

@@ -3,7 +3,6 @@
 pub mod draughts;
 pub mod halma;
 pub mod kalah;
-pub mod kalah_solver;
 pub mod tictactoe;
 
 pub use draughts::Draughts;

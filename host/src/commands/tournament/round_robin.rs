@@ -371,7 +371,7 @@ pub fn run_round_robin(spec: &str, cfg: &RoundRobin) -> Result<RoundRobinResult,
     let (name, params) = crate::spec::split(spec.trim());
     if !name.eq_ignore_ascii_case("halma") {
         return Err(format!(
-            "--strategies is seed 003's Halma tournament: the game must be halma or halma:16, not {}",
+            "--strategies is the C++ Halma README's round robin: the game must be halma or halma:16, not {}",
             crate::quote::quote(name)
         ));
     }

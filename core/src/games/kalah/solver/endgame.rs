@@ -1,0 +1,473 @@
+//! Endgame tables: the exact future margin of every position with at most `K` seeds
+//! in the pits, for one number of pits and one capture rule, in memory the caller
+//! provides (the host keeps it on disk), built layer by layer from 0 seeds up.
+//!
+//! A position's entry is found without a hash: the layouts of `n` seeds in the
+//! `2 × pits` pits are ranked by the combinatorial number system, and the layers of
+//! fewer seeds come first. A table for `P` pits serves every seed count per pit.
+
+use core::sync::atomic::{AtomicI8, Ordering};
+
+use crate::games::kalah::{non_empty, row_sum, sow};
+
+/// Most pits a row may have for the solver (as for the game).
+const MAX_PARTS: usize = 16;
+
+/// The largest seeds-in-play count an endgame table may cover: its values are
+/// `i8`, and the future margin lies in `-n..=n`.
+pub const MAX_TABLE_SEEDS: u32 = 126;
+
+/// Binomial coefficients `C(a, k)` for `a < 272`, `k <= 16`, saturating at
+/// `u64::MAX` (only small ones are ever used as offsets).
+const BINOM_ROWS: usize = 272;
+static BINOM: [[u64; MAX_PARTS + 1]; BINOM_ROWS] = {
+    let mut t = [[0u64; MAX_PARTS + 1]; BINOM_ROWS];
+    let mut a = 0;
+    while a < BINOM_ROWS {
+        t[a][0] = 1;
+        let mut k = 1;
+        while k <= MAX_PARTS {
+            t[a][k] = if a == 0 {
+                0
+            } else {
+                t[a - 1][k - 1].saturating_add(t[a - 1][k])
+            };
+            k += 1;
+        }
+        a += 1;
+    }
+    t
+};
+
+#[inline(always)]
+fn binom(a: u32, k: u32) -> u64 {
+    BINOM[a as usize][k as usize]
+}
+
+/// Entries of an endgame table for `pits` pits a row covering `0..=max_seeds`
+/// seeds in play: the number of ways to lay out at most `max_seeds` seeds in
+/// `2 × pits` pits, `C(max_seeds + 2·pits, 2·pits)`. `None` if it does not fit a
+/// `usize` or the arguments are out of range.
+pub fn table_len(pits: u8, max_seeds: u32) -> Option<usize> {
+    if pits == 0 || pits > 8 || max_seeds > MAX_TABLE_SEEDS {
+        return None;
+    }
+    let m = 2 * u32::from(pits);
+    usize::try_from(binom(max_seeds + m, m)).ok()
+}
+
+/// Entries before the layer of `n` seeds: `C(n + m - 1, m)`.
+#[inline(always)]
+fn layer_offset(m: u32, n: u32) -> u64 {
+    if n == 0 {
+        0
+    } else {
+        binom(n + m - 1, m)
+    }
+}
+
+/// Positions with exactly `n` seeds in `m` pits: `C(n + m - 1, m - 1)`.
+#[inline(always)]
+fn layer_len(m: u32, n: u32) -> u64 {
+    binom(n + m - 1, m - 1)
+}
+
+/// The rank of the layout (`own` then `opp`, `pits` pits each, `n` seeds in all)
+/// among the layouts of `n` seeds, by the combinatorial number system: the bars
+/// between the pits, `b_j = c_0 + … + c_j + j`, are an increasing subset whose colex
+/// rank is `Σ C(b_j, j + 1)`.
+#[inline(always)]
+fn rank(own: u64, opp: u64, pits: u32) -> u64 {
+    let mut r = 0;
+    let mut bar = 0u32;
+    let mut j = 0u32;
+    let mut w = own;
+    for _ in 0..pits {
+        bar += (w & 0xFF) as u32;
+        w >>= 8;
+        r += binom(bar + j, j + 1);
+        j += 1;
+    }
+    let mut w = opp;
+    for _ in 0..pits - 1 {
+        bar += (w & 0xFF) as u32;
+        w >>= 8;
+        r += binom(bar + j, j + 1);
+        j += 1;
+    }
+    r
+}
+
+/// Exact future margins of every position with few seeds in play, for one number of
+/// pits and one capture rule, over caller-provided memory: entry
+/// `offset(n) + rank(layout)` holds the future margin of the side to move.
+///
+/// The entries are `AtomicI8` so that several threads of the host can build one
+/// layer together ([`build_layer`] on parts of it) without `unsafe`: two threads
+/// that compute the same entry write the same value. Relaxed loads and stores
+/// compile to plain byte moves.
+#[derive(Clone, Copy, Debug)]
+pub struct EndgameTables<'a> {
+    pub(super) pits: u32,
+    pub(super) empty_capture: bool,
+    max_seeds: u32,
+    values: &'a [AtomicI8],
+}
+
+/// The value an endgame table entry holds before it is computed: fill the layers
+/// to build with it.
+pub const UNKNOWN: i8 = i8::MIN;
+
+impl<'a> EndgameTables<'a> {
+    /// Tables covering `0..=max_seeds` seeds in play, read from `values`, which must
+    /// be at least [`table_len`] long and built by [`build_tables`] or
+    /// [`build_layer`] up to `max_seeds`.
+    pub fn new(
+        pits: u8,
+        empty_capture: bool,
+        max_seeds: u32,
+        values: &'a [AtomicI8],
+    ) -> Result<Self, &'static str> {
+        let len = table_len(pits, max_seeds).ok_or("endgame table size out of range")?;
+        if values.len() < len {
+            return Err("endgame table memory is too short for its pits and seeds");
+        }
+        Ok(EndgameTables {
+            pits: u32::from(pits),
+            empty_capture,
+            max_seeds,
+            values: &values[..len],
+        })
+    }
+
+    /// No tables at all (every position is searched).
+    pub const fn none(pits: u8, empty_capture: bool) -> EndgameTables<'static> {
+        EndgameTables {
+            pits: pits as u32,
+            empty_capture,
+            max_seeds: 0,
+            values: &[],
+        }
+    }
+
+    /// The largest seeds-in-play count covered; `None` if there are no tables.
+    pub fn max_seeds(&self) -> Option<u32> {
+        if self.values.is_empty() {
+            None
+        } else {
+            Some(self.max_seeds)
+        }
+    }
+
+    /// The exact future margin for the mover of `own` against `opp` with `n` seeds in
+    /// play, if the tables cover `n`.
+    #[inline(always)]
+    pub fn probe(&self, own: u64, opp: u64, n: u32) -> Option<i32> {
+        self.index(own, opp, n).map(|i| self.value_at(i))
+    }
+
+    /// Where the entry of a position lies, if the tables cover `n` seeds in play.
+    #[inline(always)]
+    pub(super) fn index(&self, own: u64, opp: u64, n: u32) -> Option<usize> {
+        if n > self.max_seeds || self.values.is_empty() {
+            return None;
+        }
+        let m = 2 * self.pits;
+        Some((layer_offset(m, n) + rank(own, opp, self.pits)) as usize)
+    }
+
+    /// The entry at `i` (from [`EndgameTables::index`]).
+    #[inline(always)]
+    pub(super) fn value_at(&self, i: usize) -> i32 {
+        i32::from(self.values[i].load(Ordering::Relaxed))
+    }
+}
+
+/// The entries of the layer of `n` seeds in play in a table for `pits` pits: the
+/// range [`build_layer`] fills.
+pub fn layer_range(pits: u8, n: u32) -> core::ops::Range<usize> {
+    let m = 2 * u32::from(pits);
+    let start = layer_offset(m, n) as usize;
+    start..start + layer_len(m, n) as usize
+}
+
+/// Fills the layers `from_seeds..=max_seeds` of an endgame table on one thread (the
+/// layers below `from_seeds` must already be in `values`, e.g. loaded from disk),
+/// calling `progress(n)` after each layer. A table built to `K` seeds is the prefix
+/// of one built to more.
+pub fn build_tables(
+    pits: u8,
+    empty_capture: bool,
+    max_seeds: u32,
+    from_seeds: u32,
+    values: &[AtomicI8],
+    mut progress: impl FnMut(u32),
+) -> Result<(), &'static str> {
+    let len = table_len(pits, max_seeds).ok_or("endgame table size out of range")?;
+    if values.len() < len {
+        return Err("endgame table memory is too short for its pits and seeds");
+    }
+    for n in from_seeds..=max_seeds {
+        let range = layer_range(pits, n);
+        for v in values[range.clone()].iter() {
+            v.store(UNKNOWN, Ordering::Relaxed);
+        }
+        build_layer(pits, empty_capture, n, values, 0..range.len())?;
+        progress(n);
+    }
+    Ok(())
+}
+
+/// Computes the entries of ranks `ranks` (relative to the layer's start) of the
+/// layer of `n` seeds in play. Every layer below `n` must be complete and the
+/// layer's entries not yet computed must hold [`UNKNOWN`]. Threads may build parts
+/// of one layer at once: an entry that needs another of the same layer computes it.
+pub fn build_layer(
+    pits: u8,
+    empty_capture: bool,
+    n: u32,
+    values: &[AtomicI8],
+    ranks: core::ops::Range<usize>,
+) -> Result<(), &'static str> {
+    if n > MAX_TABLE_SEEDS || pits == 0 || pits > 8 {
+        return Err("endgame table size out of range");
+    }
+    let whole = layer_range(pits, n);
+    if values.len() < whole.end || ranks.end > whole.len() {
+        return Err("endgame table memory is too short for its pits and seeds");
+    }
+    let p = u32::from(pits);
+    let m = 2 * p;
+    let start = whole.start;
+    let k = m as usize - 1;
+    let top = n + m - 1; // bars are drawn from 0..top
+    let mut bars = unrank(ranks.start as u64, k);
+    for r in ranks {
+        if values[start + r].load(Ordering::Relaxed) == UNKNOWN {
+            let (own, opp) = unbar(&bars, p, n);
+            debug_assert_eq!(rank(own, opp, p) as usize, r);
+            let v = table_value(own, opp, p, n, empty_capture, values);
+            values[start + r].store(v, Ordering::Relaxed);
+        }
+        // Next subset in colex order.
+        let mut j = 0;
+        while j < k {
+            let limit = if j + 1 < k { bars[j + 1] } else { top };
+            if bars[j] + 1 < limit {
+                bars[j] += 1;
+                for (i, b) in bars.iter_mut().enumerate().take(j) {
+                    *b = i as u32;
+                }
+                break;
+            }
+            j += 1;
+        }
+    }
+    Ok(())
+}
+
+/// The `k` bars of colex rank `r`: greedily the largest `b` with `C(b, j+1) <= r`.
+fn unrank(mut r: u64, k: usize) -> [u32; MAX_PARTS] {
+    let mut bars = [0u32; MAX_PARTS];
+    let mut hi = BINOM_ROWS as u32 - 1;
+    for j in (0..k).rev() {
+        let mut b = hi;
+        while b > j as u32 && binom(b, j as u32 + 1) > r {
+            b -= 1;
+        }
+        bars[j] = b;
+        r -= binom(b, j as u32 + 1);
+        hi = b.saturating_sub(1);
+    }
+    bars
+}
+
+/// The rows of the layout whose bars are `bars` (`n` seeds, `2 × pits` pits).
+fn unbar(bars: &[u32; MAX_PARTS], pits: u32, n: u32) -> (u64, u64) {
+    let m = 2 * pits as usize;
+    let mut counts = [0u32; MAX_PARTS];
+    let mut prev: i64 = -1;
+    for j in 0..m - 1 {
+        counts[j] = (i64::from(bars[j]) - prev - 1) as u32;
+        prev = i64::from(bars[j]);
+    }
+    counts[m - 1] = (i64::from(n + m as u32 - 1) - prev - 1) as u32;
+    let (mut own, mut opp) = (0u64, 0u64);
+    for i in 0..pits as usize {
+        own |= u64::from(counts[i]) << (8 * i);
+        opp |= u64::from(counts[pits as usize + i]) << (8 * i);
+    }
+    (own, opp)
+}
+
+/// The exact future margin of a table position, by full minimax over its moves:
+/// children with fewer seeds are in earlier layers; children with as many (a sowing
+/// that stays in the mover's row) are computed first, recursively. That recursion
+/// ends: such a sowing moves seeds towards their owner's store, so the sum over
+/// seeds of the distance to their row's store strictly falls.
+fn table_value(own: u64, opp: u64, pits: u32, n: u32, ec: bool, values: &[AtomicI8]) -> i8 {
+    if own == 0 || opp == 0 {
+        return (row_sum(own) as i32 - row_sum(opp) as i32) as i8;
+    }
+    let m = 2 * pits;
+    let mut best = i32::MIN;
+    // First every child's index, then all the loads together (they miss the cache
+    // independently, so the processor overlaps them), then the rare recursion.
+    let mut idx = [0usize; 8];
+    let mut gain = [0i32; 8];
+    let mut sign = [0i32; 8];
+    let mut rows = [(0u64, 0u64, 0u32); 8];
+    let mut count = 0;
+    let mut bits = non_empty(own);
+    while bits != 0 {
+        let i = bits.trailing_zeros() / 8;
+        bits &= bits - 1;
+        let s = sow(own, opp, pits, i, ec);
+        if s.game_over {
+            best = best.max(s.gain as i32 - s.opp_gain as i32);
+            continue;
+        }
+        let (a, b) = if s.extra_turn {
+            (s.own, s.opp)
+        } else {
+            (s.opp, s.own)
+        };
+        let cn = n - s.gain;
+        idx[count] = (layer_offset(m, cn) + rank(a, b, pits)) as usize;
+        gain[count] = s.gain as i32;
+        sign[count] = if s.extra_turn { 1 } else { -1 };
+        rows[count] = (a, b, cn);
+        count += 1;
+    }
+    let mut cvs = [0i8; 8];
+    for k in 0..count {
+        cvs[k] = values[idx[k]].load(Ordering::Relaxed);
+    }
+    for k in 0..count {
+        let mut cv = cvs[k];
+        if cv == UNKNOWN {
+            let (a, b, cn) = rows[k];
+            cv = table_value(a, b, pits, cn, ec, values);
+            values[idx[k]].store(cv, Ordering::Relaxed);
+        }
+        best = best.max(gain[k] + sign[k] * i32::from(cv));
+    }
+    best as i8
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::kalah::solver::minimax_future_margin;
+
+    #[test]
+    fn rank_is_a_bijection_onto_each_layer() {
+        // 2 pits a row, up to 6 seeds: every layout once, ranks 0..len.
+        let p = 2;
+        for n in 0..=6u32 {
+            let len = layer_len(4, n) as usize;
+            let mut seen = [false; 100];
+            for a in 0..=n {
+                for b in 0..=n - a {
+                    for c in 0..=n - a - b {
+                        let d = n - a - b - c;
+                        let own = u64::from(a) | u64::from(b) << 8;
+                        let opp = u64::from(c) | u64::from(d) << 8;
+                        let r = rank(own, opp, p) as usize;
+                        assert!(r < len);
+                        assert!(!seen[r]);
+                        seen[r] = true;
+                    }
+                }
+            }
+            assert!(seen[..len].iter().all(|&x| x));
+        }
+    }
+
+    #[test]
+    fn layers_built_in_parts_out_of_order_match_one_pass() {
+        let (p, k) = (3u8, 9u32);
+        let len = table_len(p, k).unwrap();
+        let whole = [const { AtomicI8::new(UNKNOWN) }; 5005];
+        build_tables(p, false, k, 0, &whole[..len], |_| {}).unwrap();
+        let parts = [const { AtomicI8::new(UNKNOWN) }; 5005];
+        for n in 0..=k {
+            let l = layer_range(p, n).len();
+            let cut = l / 3;
+            // The upper part first, then the lower one, then all of it again.
+            build_layer(p, false, n, &parts[..len], cut..l).unwrap();
+            build_layer(p, false, n, &parts[..len], 0..cut).unwrap();
+            build_layer(p, false, n, &parts[..len], 0..l).unwrap();
+        }
+        for i in 0..len {
+            assert_eq!(
+                whole[i].load(Ordering::Relaxed),
+                parts[i].load(Ordering::Relaxed)
+            );
+        }
+        assert!(whole[..len]
+            .iter()
+            .all(|v| v.load(Ordering::Relaxed) != UNKNOWN));
+    }
+
+    #[test]
+    fn unrank_inverts_rank() {
+        let p = 3u32;
+        for n in [0u32, 1, 5, 9] {
+            for r in 0..layer_len(2 * p, n) {
+                let bars = unrank(r, 2 * p as usize - 1);
+                let (own, opp) = unbar(&bars, p, n);
+                assert_eq!(rank(own, opp, p), r);
+                assert_eq!(row_sum(own) + row_sum(opp), n);
+            }
+        }
+    }
+
+    #[test]
+    fn table_sizes() {
+        assert_eq!(table_len(6, 0), Some(1));
+        assert_eq!(table_len(6, 1), Some(13));
+        assert_eq!(table_len(6, 16), Some(30_421_755));
+        assert_eq!(table_len(9, 1), None);
+    }
+
+    #[test]
+    fn tables_match_minimax_on_small_boards() {
+        for ec in [false, true] {
+            for p in 1..=3u8 {
+                let k = 8;
+                let len = table_len(p, k).unwrap();
+                let values = [const { AtomicI8::new(0) }; 3003];
+                build_tables(p, ec, k, 0, &values[..len], |_| {}).unwrap();
+                let t = EndgameTables::new(p, ec, k, &values[..len]).unwrap();
+                // Every layout of up to k seeds with both rows non-empty.
+                let m = 2 * u32::from(p);
+                for n in 0..=k {
+                    let mut bars = [0u32; MAX_PARTS];
+                    for (j, b) in bars.iter_mut().enumerate().take(m as usize - 1) {
+                        *b = j as u32;
+                    }
+                    for _ in 0..layer_len(m, n) {
+                        let (own, opp) = unbar(&bars, u32::from(p), n);
+                        let want = minimax_future_margin(own, opp, u32::from(p), ec);
+                        assert_eq!(t.probe(own, opp, n), Some(want), "p {} n {}", p, n);
+                        // next colex subset
+                        let kk = m as usize - 1;
+                        let mut j = 0;
+                        while j < kk {
+                            let limit = if j + 1 < kk { bars[j + 1] } else { n + m - 1 };
+                            if bars[j] + 1 < limit {
+                                bars[j] += 1;
+                                for (i, b) in bars.iter_mut().enumerate().take(j) {
+                                    *b = i as u32;
+                                }
+                                break;
+                            }
+                            j += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,449 @@
+//! The search inside the solver: MTD(f), a sequence of null-window fail-soft
+//! alpha-beta searches on the future margin converging on its value, exact or
+//! depth-limited, with the table move, extra turns and captures ordered first,
+//! futility bounds from the seeds in play, endgame-table probes and the enhanced
+//! transposition cutoff.
+
+use super::table::{self, SolverEntry, SolverTable, EXACT_DEPTH};
+use super::{Interrupted, KalahSolver, SolveControl, SolveProgress};
+use crate::games::kalah::{non_empty, row_sum, sow, Sown};
+
+/// Beyond any future margin: the bounds of a search that knows nothing yet.
+pub(super) const INF: i32 = 10_000;
+
+impl<T: SolverTable> KalahSolver<'_, T> {
+    pub(super) fn mtdf(
+        &mut self,
+        own: u64,
+        opp: u64,
+        guess: i32,
+        control: &mut impl SolveControl,
+    ) -> Result<i32, Interrupted> {
+        let n = (row_sum(own) + row_sum(opp)) as i32;
+        self.mtdf_bounded(own, opp, -n, n, guess, u64::MAX, control)
+            .map(|(lo, _)| lo)
+    }
+
+    /// MTD(f) within the known bounds `lo..=hi` on the future margin; passes after
+    /// the first stop once they have spent `max_nodes` nodes, returning the bounds
+    /// proved so far (`lo == hi`: exact; for a depth-limited pass, `lo` is the
+    /// last guess).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn mtdf_bounded(
+        &mut self,
+        own: u64,
+        opp: u64,
+        lo: i32,
+        hi: i32,
+        guess: i32,
+        max_nodes: u64,
+        control: &mut impl SolveControl,
+    ) -> Result<(i32, i32), Interrupted> {
+        let n = (row_sum(own) + row_sum(opp)) as i32;
+        let (mut lo, mut hi) = (lo.max(-n), hi.min(n));
+        if lo >= hi {
+            return Ok((lo, hi));
+        }
+        let mut g = guess.clamp(lo, hi);
+        let mut budget_from = None;
+        // Each pass tests one bound; a run of passes moving the same way (a bad
+        // first guess, e.g. 0 for a losing move) doubles its step, so reaching a
+        // value `d` away costs about log2(d) passes instead of d/2.
+        let mut step = 1i32;
+        let mut last_up = None;
+        while lo < hi {
+            let up = g == lo;
+            step = if last_up == Some(up) { step * 2 } else { 1 };
+            last_up = Some(up);
+            // The null window (beta - 1, beta) with lo < beta <= hi.
+            let beta = if up {
+                (g + step).min(hi)
+            } else {
+                (g - step + 1).max(lo + 1)
+            };
+            self.bounds = (lo, hi);
+            let depth = self.depth_limit.unwrap_or(u32::MAX);
+            self.over_budget = false;
+            self.node_limit = match budget_from {
+                Some(start) => max_nodes.saturating_add(start),
+                None => u64::MAX,
+            };
+            g = self.search(own, opp, beta - 1, beta, depth, control);
+            self.node_limit = u64::MAX;
+            if self.stopped {
+                if self.over_budget {
+                    // Out of budget: the bounds proved by the finished passes stand.
+                    self.stopped = false;
+                    return Ok((lo, hi));
+                }
+                return Err(Interrupted);
+            }
+            budget_from.get_or_insert(self.nodes);
+            if g < beta {
+                hi = g;
+            } else {
+                lo = g;
+            }
+            self.bounds = (lo, hi);
+            control.progress(&self.progress());
+        }
+        Ok((g, g))
+    }
+
+    /// What the caller's [`SolveControl::progress`] is told.
+    pub(super) fn progress(&self) -> SolveProgress {
+        SolveProgress {
+            depth: self.depth_limit,
+            lower: self.bounds.0,
+            upper: self.bounds.1,
+            nodes: self.nodes,
+            table_hits: self.table_hits,
+            tt_fill_permille: table::fill_permille(&self.tt),
+        }
+    }
+
+    /// Fail-soft alpha-beta on the future margin of the mover of `own` vs `opp`,
+    /// `depth` plies deep (`u32::MAX`: to the end, exact).
+    fn search(
+        &mut self,
+        own: u64,
+        opp: u64,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: u32,
+        control: &mut impl SolveControl,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.nodes > self.node_limit {
+            self.stopped = true;
+            self.over_budget = true;
+        }
+        if self.nodes & 0xFFFF == 0 {
+            if control.should_stop() {
+                self.stopped = true;
+            }
+            if self.nodes & 0xF_FFFF == 0 {
+                control.progress(&self.progress());
+            }
+        }
+        if self.stopped {
+            return 0;
+        }
+        let n = row_sum(own) + row_sum(opp);
+        if let Some(v) = self.tables.probe(own, opp, n) {
+            self.table_hits += 1;
+            return v;
+        }
+        let ni = n as i32;
+        // Futility: the future margin lies in -n..=n.
+        if alpha >= ni {
+            return ni;
+        }
+        if beta <= -ni {
+            return -ni;
+        }
+        if depth == 0 {
+            return 0;
+        }
+        let exact = depth == u32::MAX;
+        let want_depth = if exact {
+            EXACT_DEPTH
+        } else {
+            depth.min(254) as u8
+        };
+
+        let mut tt_move = u8::MAX;
+        let (mut lo, mut hi) = (-ni, ni);
+        let old = table::probe(&self.tt, own, opp);
+        if let Some(e) = old {
+            tt_move = e.mv.wrapping_sub(1);
+            if e.depth >= want_depth {
+                lo = lo.max(i32::from(e.lo));
+                hi = hi.min(i32::from(e.hi));
+                if lo >= beta {
+                    return lo;
+                }
+                if hi <= alpha {
+                    return hi;
+                }
+                if lo == hi {
+                    return lo;
+                }
+                alpha = alpha.max(lo);
+                beta = beta.min(hi);
+            }
+        }
+
+        // Sow every move first and start the memory loads the moves will need (their
+        // children's endgame-table entries, or table buckets for the enhanced
+        // transposition cutoff below) all at once: the loads are independent, so
+        // their cache misses overlap instead of coming one after another.
+        let child_depth = if exact { depth } else { depth - 1 };
+        let child_want = if exact {
+            EXACT_DEPTH
+        } else {
+            child_depth.min(254) as u8
+        };
+        let etc_here = n >= self.config.etc_from_seeds && self.tt.slots() >= 2;
+        let mut gen_sown = [EMPTY_SOWN; 8];
+        let mut gen_pit = [0u8; 8];
+        let mut gen_slot = [Slot::None; 8];
+        let mut moves = 0usize;
+        let mut touch = 0u64;
+        let mut bits = non_empty(own);
+        while bits != 0 {
+            let i = bits.trailing_zeros() / 8;
+            bits &= bits - 1;
+            let s = sow(own, opp, self.pits, i, self.empty_capture);
+            if !s.game_over && child_depth != 0 {
+                let (a, b) = if s.extra_turn {
+                    (s.own, s.opp)
+                } else {
+                    (s.opp, s.own)
+                };
+                if let Some(t) = self.tables.index(a, b, n - s.gain) {
+                    touch ^= self.tables.value_at(t) as u64;
+                    gen_slot[moves] = Slot::Table(t);
+                } else if etc_here {
+                    let bk = table::bucket(&self.tt, a, b);
+                    touch ^= self.tt.touch(bk) ^ self.tt.touch(bk + 1);
+                    gen_slot[moves] = Slot::Bucket;
+                }
+            }
+            gen_sown[moves] = s;
+            gen_pit[moves] = i as u8;
+            moves += 1;
+        }
+        core::hint::black_box(touch);
+
+        // Settle the moves whose value is known without a search (game over, a child
+        // in the endgame tables, a child whose table bounds refute the window: the
+        // enhanced transposition cutoff) and order the others.
+        let mut sown = [EMPTY_SOWN; 8];
+        let mut keys = [0i64; 8];
+        let mut known = [None::<i32>; 8];
+        let mut order = [0u8; 8];
+        let mut count = 0usize;
+        let mut best = -INF;
+        let mut best_move = 0u8;
+        for m in 0..moves {
+            let s = gen_sown[m];
+            let i = gen_pit[m];
+            let g = s.gain as i32;
+            let mut value = None;
+            let mut key;
+            if s.game_over {
+                value = Some(g - s.opp_gain as i32);
+                key = 0;
+            } else {
+                let sign = if s.extra_turn { 1 } else { -1 };
+                if child_depth == 0 {
+                    // The horizon: the child's future margin counts as 0.
+                    value = Some(g);
+                } else if let Slot::Table(t) = gen_slot[m] {
+                    self.table_hits += 1;
+                    value = Some(g + sign * self.tables.value_at(t));
+                } else if gen_slot[m] == Slot::Bucket {
+                    let (a, b) = if s.extra_turn {
+                        (s.own, s.opp)
+                    } else {
+                        (s.opp, s.own)
+                    };
+                    if let Some(e) = table::probe(&self.tt, a, b) {
+                        if e.depth >= child_want {
+                            // The parent's bounds for this move from the child's.
+                            let (clo, chi) = (i32::from(e.lo), i32::from(e.hi));
+                            let (vlo, vhi) = if s.extra_turn {
+                                (g + clo, g + chi)
+                            } else {
+                                (g - chi, g - clo)
+                            };
+                            if vlo == vhi || vlo >= beta {
+                                value = Some(vlo);
+                            }
+                        }
+                    }
+                }
+                key = if !self.config.ordering {
+                    0
+                } else if i == tt_move {
+                    1 << 40
+                } else if s.extra_turn {
+                    (1 << 38) + i64::from(i)
+                } else if s.captured > 0 {
+                    (1 << 36) + i64::from(s.captured)
+                } else {
+                    // Quiet moves: by seeds sown into the store, then the pit
+                    // nearest the store.
+                    8 * i64::from(s.gain) + i64::from(i)
+                };
+            }
+            if let Some(v) = value {
+                // Settled moves go first: they cost nothing and set alpha.
+                key = 1 << 42;
+                if v > best {
+                    best = v;
+                    best_move = i;
+                }
+            }
+            let mut j = count;
+            while j > 0 && keys[j - 1] < key {
+                keys[j] = keys[j - 1];
+                sown[j] = sown[j - 1];
+                order[j] = order[j - 1];
+                known[j] = known[j - 1];
+                j -= 1;
+            }
+            keys[j] = key;
+            sown[j] = s;
+            order[j] = i;
+            known[j] = value;
+            count += 1;
+        }
+
+        let alpha_orig = alpha;
+        let nodes_before = self.nodes;
+        if best >= beta {
+            // A settled move refutes the window.
+            count = 0;
+        } else if best > alpha {
+            alpha = best;
+        }
+        for k in 0..count {
+            if known[k].is_some() {
+                continue;
+            }
+            let s = sown[k];
+            let g = s.gain as i32;
+            let v = if s.extra_turn {
+                g + self.search(s.own, s.opp, alpha - g, beta - g, child_depth, control)
+            } else {
+                g - self.search(s.opp, s.own, g - beta, g - alpha, child_depth, control)
+            };
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = order[k];
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+
+        let work = (64 - (self.nodes - nodes_before).leading_zeros()) as u8;
+        let (mut elo, mut ehi) = match old {
+            Some(e) if e.depth == want_depth => (i32::from(e.lo), i32::from(e.hi)),
+            _ => (-ni, ni),
+        };
+        if best <= alpha_orig {
+            ehi = ehi.min(best);
+        } else if best >= beta {
+            elo = elo.max(best);
+        } else {
+            elo = best;
+            ehi = best;
+        }
+        let prev_work = old.map_or(0, |e| e.work);
+        table::store(
+            &mut self.tt,
+            SolverEntry {
+                own,
+                opp,
+                lo: elo as i16,
+                hi: ehi as i16,
+                mv: best_move + 1,
+                depth: want_depth,
+                work: work.max(prev_work),
+                generation: self.generation,
+            },
+        );
+        best
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Slot {
+    /// Nothing (searched, or settled without a lookup).
+    None,
+    /// The endgame-table entry at this index.
+    Table(usize),
+    /// The transposition table (enhanced transposition cutoff).
+    Bucket,
+}
+
+const EMPTY_SOWN: Sown = Sown {
+    own: 0,
+    opp: 0,
+    gain: 0,
+    opp_gain: 0,
+    captured: 0,
+    extra_turn: false,
+    game_over: false,
+};
+
+#[cfg(test)]
+mod tests {
+    use super::super::{EndgameTables, Quiet};
+    use super::*;
+    use crate::games::kalah::{Kalah, KalahRules};
+
+    /// The margin of a depth-limited search without tables: the seeds still on
+    /// the board count for nobody at the horizon.
+    fn depth_limited_margin(own: u64, opp: u64, pits: u32, ec: bool, depth: u32) -> i32 {
+        if own == 0 || opp == 0 {
+            return row_sum(own) as i32 - row_sum(opp) as i32;
+        }
+        if depth == 0 {
+            return 0;
+        }
+        let mut best = -INF;
+        let mut bits = non_empty(own);
+        while bits != 0 {
+            let i = bits.trailing_zeros() / 8;
+            bits &= bits - 1;
+            let s = sow(own, opp, pits, i, ec);
+            let g = s.gain as i32;
+            let v = if s.game_over {
+                g - s.opp_gain as i32
+            } else if s.extra_turn {
+                g + depth_limited_margin(s.own, s.opp, pits, ec, depth - 1)
+            } else {
+                g - depth_limited_margin(s.opp, s.own, pits, ec, depth - 1)
+            };
+            best = best.max(v);
+        }
+        best
+    }
+
+    #[test]
+    fn estimates_are_depth_limited_searches() {
+        // With a one-slot table no entry survives to stand in for a deeper or
+        // shallower search, so the estimate is the plain depth-limited value.
+        for (p, sd) in [(3u8, 3u8), (4, 2), (2, 4)] {
+            for ec in [false, true] {
+                let r = KalahRules::new(p, sd).unwrap().with_empty_capture(ec);
+                let g = Kalah::new(r);
+                let (own, opp) = g.rows_for_mover();
+                for depth in 1..=7 {
+                    let mut tt = [SolverEntry::EMPTY; 1];
+                    let mut s = KalahSolver::new(r, &mut tt, EndgameTables::none(p, ec)).unwrap();
+                    let want = depth_limited_margin(own, opp, u32::from(p), ec, depth);
+                    assert_eq!(
+                        s.estimate(&g, depth, 0, &mut Quiet).unwrap(),
+                        want,
+                        "{}x{} ec {} depth {}",
+                        p,
+                        sd,
+                        ec,
+                        depth
+                    );
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,215 @@
+//! The solver's tests through its interface: plain minimax on small games and
+//! random positions in every configuration, bounded solves, the side-to-move
+//! convention, interruption and refused tables.
+
+use super::*;
+use crate::playout::{random_playout, SplitMix64};
+use core::sync::atomic::{AtomicI8, AtomicU64};
+
+fn rules(p: u8, s: u8, ec: bool) -> KalahRules {
+    KalahRules::new(p, s).unwrap().with_empty_capture(ec)
+}
+
+fn solve_plain(r: KalahRules) -> i32 {
+    let mut tt = [SolverEntry::EMPTY; 1 << 12];
+    let mut s = KalahSolver::new(r, &mut tt, EndgameTables::none(r.pits, r.empty_capture)).unwrap();
+    s.solve(&Kalah::new(r), &mut Quiet).unwrap()
+}
+
+#[test]
+fn solver_matches_minimax_on_small_games() {
+    for ec in [false, true] {
+        for &(p, s) in &[(1u8, 1u8), (1, 4), (2, 2), (2, 3), (3, 1), (3, 2), (4, 1)] {
+            let r = rules(p, s, ec);
+            let g = Kalah::new(r);
+            let (own, opp) = g.rows_for_mover();
+            let want = minimax_future_margin(own, opp, u32::from(p), ec);
+            assert_eq!(solve_plain(r), want, "{}", r);
+        }
+    }
+}
+
+/// The bounded solve of each first move, given the root value: with no
+/// budget it is exact; with none left after the first pass, best moves are
+/// still exact and the others get a sound upper bound below the root value.
+/// Mid-game positions with the second player to move are covered too.
+#[test]
+fn bounded_solves_bracket_the_exact_move_values() {
+    for ec in [false, true] {
+        for &(p, s, after) in &[
+            (3u8, 3u8, 0usize),
+            (4, 2, 0),
+            (4, 3, 0),
+            (3, 4, 1),
+            (4, 3, 2),
+        ] {
+            let r = rules(p, s, ec);
+            let mut g = Kalah::new(r);
+            for _ in 0..after {
+                g = g.play_unchecked(g.legal_moves()[0]);
+            }
+            let none = EndgameTables::none(p, ec);
+            let mut tt = [SolverEntry::EMPTY; 1 << 12];
+            let mut exact: heapless::Vec<(Pit, i32), 8> = heapless::Vec::new();
+            KalahSolver::new(r, &mut tt, none)
+                .unwrap()
+                .solve_moves(&g, &mut Quiet, |m, v| exact.push((m, v)).unwrap())
+                .unwrap();
+            // The root value and the moves' values, all for g's side to move.
+            let me = g.side_to_move();
+            let root = exact.iter().map(|e| e.1).max().unwrap();
+            for budget in [u64::MAX, 0, 50] {
+                let mut tt = [SolverEntry::EMPTY; 1 << 12];
+                let mut solver = KalahSolver::new(r, &mut tt, none).unwrap();
+                for &(m, v) in &exact {
+                    let child = g.play_unchecked(m);
+                    // The bounds and the guess as the child's side to move sees them.
+                    let (lower, upper) = bounds_for_player(&child, me, (-100, root));
+                    let guess = for_player(&child, me, root);
+                    let bounds = solver
+                        .solve_bounded(&child, lower, upper, guess, budget, &mut Quiet)
+                        .unwrap();
+                    let (lo, hi) = bounds_for_player(&child, me, bounds);
+                    assert!(lo <= v && v <= hi, "{} {:?} {} {}..{}", r, m, v, lo, hi);
+                    if budget == u64::MAX || v == root {
+                        assert_eq!((lo, hi), (v, v), "{} {:?} budget {}", r, m, budget);
+                    } else {
+                        assert!(hi < root, "{} {:?}", r, m);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Every value is the side to move's, whoever moves (the convention of every
+/// search): with the second player to move, a solve is its own store margin
+/// plus its future margin, the best of its moves' values, what a bounded solve
+/// and a full-depth estimate give, and the value its parent's mover gave the
+/// move with the sign turned.
+#[test]
+fn values_are_for_the_side_to_move() {
+    for ec in [false, true] {
+        let r = rules(3, 3, ec);
+        let start = Kalah::new(r);
+        let none = EndgameTables::none(3, ec);
+        let mut tt = [SolverEntry::EMPTY; 1 << 12];
+        let mut s = KalahSolver::new(r, &mut tt, none).unwrap();
+        let mut first_moves: heapless::Vec<(Pit, i32), 8> = heapless::Vec::new();
+        s.solve_moves(&start, &mut Quiet, |m, v| first_moves.push((m, v)).unwrap())
+            .unwrap();
+        let mut nonzero_with_second_to_move = 0;
+        for &(m, v) in &first_moves {
+            let child = start.play_unchecked(m);
+            let cv = s.solve(&child, &mut Quiet).unwrap();
+            let (own, opp) = child.rows_for_mover();
+            let future = minimax_future_margin(own, opp, 3, ec);
+            assert_eq!(cv, child.store_difference() + future, "{:?}", child);
+            assert_eq!(for_player(&child, Player::First, cv), v, "{:?}", child);
+            if child.side_to_move() != Player::Second {
+                continue;
+            }
+            if cv != 0 && child.store_difference() != 0 {
+                nonzero_with_second_to_move += 1;
+            }
+            let mut best = i32::MIN;
+            s.solve_moves(&child, &mut Quiet, |_, w| best = best.max(w))
+                .unwrap();
+            assert_eq!(best, cv, "{:?}", child);
+            let bounded = s.solve_bounded(&child, -100, 100, 0, u64::MAX, &mut Quiet);
+            assert_eq!(bounded.unwrap(), (cv, cv), "{:?}", child);
+            assert_eq!(s.estimate(&child, 60, 0, &mut Quiet).unwrap(), cv);
+        }
+        assert!(nonzero_with_second_to_move > 0);
+    }
+}
+
+#[test]
+fn published_small_values() {
+    assert_eq!(solve_plain(rules(3, 3, false)), 2);
+    assert_eq!(solve_plain(rules(4, 3, false)), 6);
+}
+
+/// Random positions of small boards under every configuration (deepening or
+/// not, tables or not, a table of 2 slots that replaces all the time): the same
+/// values as plain minimax.
+#[test]
+fn solver_matches_minimax_on_random_positions_in_every_configuration() {
+    let mut rng = SplitMix64::new(99);
+    for &(p, sd, ec) in &[
+        (3u8, 2u8, false),
+        (3, 2, true),
+        (2, 3, false),
+        (2, 3, true),
+        (4, 1, false),
+        (4, 1, true),
+    ] {
+        let r = rules(p, sd, ec);
+        let k = 5;
+        let len = table_len(p, k).unwrap();
+        let all = [const { AtomicI8::new(UNKNOWN) }; 2048];
+        let values = &all[..len];
+        build_tables(p, ec, k, 0, values, |_| {}).unwrap();
+        for _ in 0..40 {
+            let plies = rng.below(6);
+            let g = random_playout(Kalah::new(r), plies, &mut rng);
+            let (own, opp) = g.rows_for_mover();
+            let future = minimax_future_margin(own, opp, u32::from(p), ec);
+            let want = g.store_difference() + future;
+            for slots in [2usize, 1 << 10] {
+                for deepening_to in [0u32, 6] {
+                    for with_tables in [false, true] {
+                        let tables = if with_tables {
+                            EndgameTables::new(p, ec, k, values).unwrap()
+                        } else {
+                            EndgameTables::none(p, ec)
+                        };
+                        let config = SolverConfig {
+                            deepening_to,
+                            ordering: true,
+                            etc_from_seeds: if with_tables { 8 } else { 0 },
+                        };
+                        let mut all_slots = [SolverEntry::EMPTY; 1 << 10];
+                        let tt = &mut all_slots[..slots];
+                        let mut s = KalahSolver::new(r, tt, tables).unwrap();
+                        s.set_config(config);
+                        assert_eq!(s.solve(&g, &mut Quiet).unwrap(), want, "{:?}", g);
+                        // A shallow estimate first leaves depth-limited entries
+                        // that must not change the exact value.
+                        let words = [const { AtomicU64::new(0) }; 4 << 10];
+                        let shared = SharedSolverTable::new(
+                            &words[..slots / 2 * SharedSolverTable::BUCKET_WORDS],
+                        );
+                        let mut s = KalahSolver::with_table(r, shared, tables).unwrap();
+                        s.set_config(config);
+                        s.estimate(&g, 3, 0, &mut Quiet).unwrap();
+                        assert_eq!(s.solve(&g, &mut Quiet).unwrap(), want, "{:?}", g);
+                        // Searched to the end, the estimate is the exact value.
+                        assert_eq!(s.estimate(&g, 60, 0, &mut Quiet).unwrap(), want);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn interrupted_solve_says_so() {
+    struct StopNow;
+    impl SolveControl for StopNow {
+        fn should_stop(&mut self) -> bool {
+            true
+        }
+    }
+    let r = rules(6, 4, false);
+    let mut tt = [SolverEntry::EMPTY; 1 << 10];
+    let mut s = KalahSolver::new(r, &mut tt, EndgameTables::none(6, false)).unwrap();
+    assert_eq!(s.solve(&Kalah::new(r), &mut StopNow), Err(Interrupted));
+}
+
+#[test]
+fn tables_for_another_board_are_refused() {
+    let mut tt = [SolverEntry::EMPTY; 4];
+    assert!(KalahSolver::new(rules(6, 4, true), &mut tt, EndgameTables::none(6, false)).is_err());
+    assert!(KalahSolver::new(rules(5, 4, false), &mut tt, EndgameTables::none(6, false)).is_err());
+}
