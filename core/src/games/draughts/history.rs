@@ -158,25 +158,26 @@ impl Draughts {
         mv: Move,
     ) -> Self {
         let n = self.reversible as usize;
-        let mut steps = match self.history {
-            KingSteps::Some(steps) if n > 0 => steps,
-            _ => [0; HISTORY_CAPACITY],
-        };
-        let mut reversible = self.reversible;
-        if n < HISTORY_CAPACITY {
-            steps[n] = entry(mv);
-            reversible += 1;
-        }
+        // Built in place: the buffer is copied once, straight into the new position.
         let mut g = Draughts {
             pieces,
             kings,
             to_move: self.to_move.other(),
             rules: self.rules,
             drawn: false,
-            reversible,
+            reversible: self.reversible,
             hash,
-            history: KingSteps::Some(steps),
+            history: match self.history {
+                KingSteps::Some(_) if n > 0 => self.history,
+                _ => KingSteps::Some([0; HISTORY_CAPACITY]),
+            },
         };
+        if let KingSteps::Some(steps) = &mut g.history {
+            if n < HISTORY_CAPACITY {
+                steps[n] = entry(mv);
+                g.reversible += 1;
+            }
+        }
         let rep = g.rules.repetition();
         g.drawn = u32::from(g.reversible) >= 2 * u32::from(g.rules.move_limit())
             || (rep != 0 && g.reversible >= 4 && g.earlier_occurrences() + 1 >= u32::from(rep));

@@ -416,6 +416,11 @@ impl Game for Draughts {
         !self.has_capture()
     }
 
+    #[inline]
+    fn history_slot(mv: &Move) -> usize {
+        mv.history_slot()
+    }
+
     fn move_order_hint(&self, mv: Move) -> i32 {
         let mut h = 0;
         if mv.is_capture() {
