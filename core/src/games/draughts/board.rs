@@ -50,10 +50,10 @@ const fn neighbour_table(dist: i32) -> [[u8; 4]; 32] {
 }
 
 /// The diagonal neighbour of each square in each direction (`NONE` off the board).
-pub(super) const NEIGHBOUR: [[u8; 4]; 32] = neighbour_table(1);
+pub(super) static NEIGHBOUR: [[u8; 4]; 32] = neighbour_table(1);
 
 /// The square two steps away in each direction: where a jump lands.
-pub(super) const JUMP: [[u8; 4]; 32] = neighbour_table(2);
+pub(super) static JUMP: [[u8; 4]; 32] = neighbour_table(2);
 
 const EVEN_ROWS: u32 = 0x0F0F_0F0F;
 const ODD_ROWS: u32 = 0xF0F0_F0F0;

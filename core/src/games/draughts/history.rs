@@ -35,8 +35,14 @@ pub(super) enum KingSteps {
     /// No king step since the last man move or capture.
     None,
     /// The steps, oldest first: entries `..reversible` of the buffer are used.
-    Some([u8; HISTORY_CAPACITY]),
+    Some(StepBuffer),
 }
+
+/// The buffer of [`KingSteps`], word-aligned so that copying it copies words (an
+/// unaligned copy of 128 bytes is a byte loop on the Cortex-M4).
+#[derive(Clone, Copy)]
+#[repr(align(4))]
+pub(super) struct StepBuffer([u8; HISTORY_CAPACITY]);
 
 /// A small set of (from, to) king steps that the Calgary rule forbids.
 pub(super) struct Forbidden {
@@ -64,7 +70,7 @@ impl Draughts {
     pub(super) fn king_steps(&self) -> &[u8] {
         match &self.history {
             KingSteps::None => &[],
-            KingSteps::Some(steps) => &steps[..self.reversible as usize],
+            KingSteps::Some(steps) => &steps.0[..self.reversible as usize],
         }
     }
 
@@ -148,7 +154,9 @@ impl Draughts {
         count
     }
 
-    /// The position after a king's simple move: the history grows by one ply.
+    /// The position after a king's simple move `mv` from this one, given its
+    /// pieces and hash: the history grows by one ply (the buffer copied once,
+    /// straight into the new position), and the draw rules are checked.
     #[inline(never)]
     pub(super) fn after_king_step(
         &self,
@@ -158,7 +166,6 @@ impl Draughts {
         mv: Move,
     ) -> Self {
         let n = self.reversible as usize;
-        // Built in place: the buffer is copied once, straight into the new position.
         let mut g = Draughts {
             pieces,
             kings,
@@ -169,12 +176,12 @@ impl Draughts {
             hash,
             history: match self.history {
                 KingSteps::Some(_) if n > 0 => self.history,
-                _ => KingSteps::Some([0; HISTORY_CAPACITY]),
+                _ => KingSteps::Some(StepBuffer([0; HISTORY_CAPACITY])),
             },
         };
         if let KingSteps::Some(steps) = &mut g.history {
             if n < HISTORY_CAPACITY {
-                steps[n] = entry(mv);
+                steps.0[n] = entry(mv);
                 g.reversible += 1;
             }
         }

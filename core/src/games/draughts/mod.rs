@@ -89,7 +89,7 @@ use board::{bit, BlackSide, Side, WhiteSide, BOTTOM_ROW, TOP_ROW};
 use fen::parse_fen;
 use history::KingSteps;
 
-const KEYS: [u64; 129] = zobrist::keys(0xd4a9_6875_c0ff_ee01);
+static KEYS: [u64; 129] = zobrist::keys(0xd4a9_6875_c0ff_ee01);
 
 /// Key index: colour * 64 + king * 32 + square.
 #[inline(always)]
@@ -290,6 +290,7 @@ impl Draughts {
         } else if king {
             return self.after_king_step(pieces, kings, hash, mv);
         }
+        // Built as the value returned (in place; a named local would be copied).
         Draughts {
             pieces,
             kings,
@@ -391,7 +392,7 @@ impl Game for Draughts {
         }
     }
 
-    #[inline(always)]
+    #[inline]
     fn play_unchecked(&self, mv: Move) -> Self {
         match self.to_move {
             Colour::Black => self.play_as::<BlackSide>(mv),

@@ -29,10 +29,16 @@ const fn can_jump(opp: u32, open_d: u32, d: usize) -> u32 {
     step(opp & open_d, d ^ 3)
 }
 
-/// The number of squares in `a` plus the number in `b`, with one population count.
+/// The number of squares in `a` plus the number in `b`: one population count of
+/// a 64-bit word where words are that wide, two of 32 bits elsewhere (a 64-bit
+/// count is a library call on the Cortex-M4).
 #[inline(always)]
 fn count_pair(a: u32, b: u32) -> u32 {
-    (u64::from(a) | (u64::from(b) << 32)).count_ones()
+    if cfg!(target_pointer_width = "64") {
+        (u64::from(a) | (u64::from(b) << 32)).count_ones()
+    } else {
+        a.count_ones() + b.count_ones()
+    }
 }
 
 impl Draughts {

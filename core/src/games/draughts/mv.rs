@@ -50,7 +50,7 @@ impl Hash for Move {
 /// what [`history_slot`](crate::search::engine::history_slot) computes from the
 /// bytes [`Move`]'s `Hash` writes for them, so that search reads a table instead of
 /// mixing 11 bytes per move and node ([`Game::history_slot`](crate::Game::history_slot)).
-const SIMPLE_SLOTS: [u16; 256] = {
+static SIMPLE_SLOTS: [u16; 256] = {
     let mut t = [0u16; 256];
     let mut i = 0;
     while i < 256 {
