@@ -392,7 +392,11 @@ impl Game for Draughts {
         }
     }
 
-    #[inline]
+    // Inlined into perft's loop and the engine's node on 64-bit hosts; left to the
+    // compiler on the Cortex-M4, where inlining it (both colours) into the engine
+    // made every searched ply's stack frame half again as large.
+    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    #[cfg_attr(not(target_pointer_width = "64"), inline)]
     fn play_unchecked(&self, mv: Move) -> Self {
         match self.to_move {
             Colour::Black => self.play_as::<BlackSide>(mv),
