@@ -27,19 +27,59 @@ pub trait HalmaBoard: SquareBoard {
     const PIECES: usize;
     /// The game spec parameter naming the size (`"8"`, `"16"`).
     const SIZE_NAME: &'static str;
-    /// The home camps of the first and the second player (as [`camp`] computes
-    /// them from [`HalmaBoard::in_first_camp`]).
-    const CAMPS: [Self; 2];
     /// The fixed-capacity list for this size's legal moves.
     type Moves: HalmaMoveList + fmt::Debug;
     /// True if (r, c), counted from the first player's corner, is in that player's
     /// home camp.
     fn in_first_camp(r: usize, c: usize) -> bool;
-    /// The squares of `self` in each of the four parity classes, as class boards.
-    fn parity_classes(self) -> [u64; 4];
+
+    /// The home camps of the first and the second player. The default computes
+    /// them square by square ([`camp`]); ply's two boards return constants.
+    #[inline]
+    fn camps() -> [Self; 2] {
+        [camp::<Self>(Player::First), camp::<Self>(Player::Second)]
+    }
+
+    /// The squares of `self` in each of the four parity classes, as class boards
+    /// (a board of at most 16×16 squares). The default goes square by square;
+    /// ply's two boards gather the bits word by word.
+    #[inline]
+    fn parity_classes(self) -> [u64; 4] {
+        parity_classes_by_square(self)
+    }
+
     /// The squares of the cells `cells` of parity class `class` (the inverse of
-    /// [`HalmaBoard::parity_classes`] for one class).
-    fn from_parity_class(class: usize, cells: u64) -> Self;
+    /// [`HalmaBoard::parity_classes`] for one class). The default goes cell by cell.
+    #[inline]
+    fn from_parity_class(class: usize, cells: u64) -> Self {
+        from_parity_class_by_cell(class, cells)
+    }
+}
+
+/// [`HalmaBoard::parity_classes`], square by square.
+fn parity_classes_by_square<B: HalmaBoard>(b: B) -> [u64; 4] {
+    let n = B::SIDE;
+    let mut classes = [0u64; 4];
+    for sq in b.squares() {
+        let (r, c) = (sq / n, sq % n);
+        classes[(r & 1) * 2 + (c & 1)] |= 1 << ((r >> 1) * (n / 2) + (c >> 1));
+    }
+    classes
+}
+
+/// [`HalmaBoard::from_parity_class`], cell by cell.
+fn from_parity_class_by_cell<B: HalmaBoard>(class: usize, cells: u64) -> B {
+    let n = B::SIDE;
+    let m = n / 2;
+    let mut b = B::EMPTY;
+    let mut x = cells;
+    while x != 0 {
+        let cell = x.trailing_zeros() as usize;
+        x &= x - 1;
+        let (i, j) = (cell / m, cell % m);
+        b = b | B::square((2 * i + (class >> 1)) * n + 2 * j + (class & 1));
+    }
+    b
 }
 
 /// The camp of a player on the `n`×`n` board (8 or 16), one bit a square, in
@@ -83,10 +123,15 @@ const fn in_first_camp_16(r: usize, c: usize) -> bool {
 impl HalmaBoard for u64 {
     const PIECES: usize = 10;
     const SIZE_NAME: &'static str = "8";
-    const CAMPS: [u64; 2] = [camp_words::<1>(8, false)[0], camp_words::<1>(8, true)[0]];
     type Moves = Halma8Moves;
     fn in_first_camp(r: usize, c: usize) -> bool {
         in_first_camp_8(r, c)
+    }
+
+    #[inline]
+    fn camps() -> [u64; 2] {
+        const CAMPS: [u64; 2] = [camp_words::<1>(8, false)[0], camp_words::<1>(8, true)[0]];
+        CAMPS
     }
 
     /// Class (pr, pc) holds rows pr, pr + 2, pr + 4, pr + 6 and the columns of
@@ -120,13 +165,18 @@ impl HalmaBoard for u64 {
 impl HalmaBoard for Bits256 {
     const PIECES: usize = 19;
     const SIZE_NAME: &'static str = "16";
-    const CAMPS: [Bits256; 2] = [
-        Bits256(camp_words::<4>(16, false)),
-        Bits256(camp_words::<4>(16, true)),
-    ];
     type Moves = Halma16Moves;
     fn in_first_camp(r: usize, c: usize) -> bool {
         in_first_camp_16(r, c)
+    }
+
+    #[inline]
+    fn camps() -> [Bits256; 2] {
+        const CAMPS: [Bits256; 2] = [
+            Bits256(camp_words::<4>(16, false)),
+            Bits256(camp_words::<4>(16, true)),
+        ];
+        CAMPS
     }
 
     /// Each word holds four rows; class (pr, pc) takes rows pr and pr + 2 of it,
@@ -180,7 +230,7 @@ pub fn board_side(params: &str) -> usize {
 /// The camp of `player` (its home; the other player's target).
 pub fn camp<B: HalmaBoard>(player: Player) -> B {
     // Computed square by square from `in_first_camp`; the move generator and the
-    // evaluations read the same sets from `HalmaBoard::CAMPS`.
+    // evaluations read the same sets from `HalmaBoard::camps`.
     let n = B::SIDE;
     let mut b = B::EMPTY;
     for r in 0..n {
@@ -270,9 +320,9 @@ mod tests {
     #[test]
     fn camp_constants_are_the_camps() {
         for p in [Player::First, Player::Second] {
-            assert_eq!(<u64 as HalmaBoard>::CAMPS[p.index()], camp::<u64>(p));
+            assert_eq!(<u64 as HalmaBoard>::camps()[p.index()], camp::<u64>(p));
             assert_eq!(
-                <Bits256 as HalmaBoard>::CAMPS[p.index()],
+                <Bits256 as HalmaBoard>::camps()[p.index()],
                 camp::<Bits256>(p)
             );
         }
@@ -295,7 +345,12 @@ mod tests {
                     sq
                 );
             }
+            assert_eq!(classes, parity_classes_by_square(B::square(sq)));
             assert_eq!(B::from_parity_class(class, 1 << cell), B::square(sq));
+            assert_eq!(
+                from_parity_class_by_cell::<B>(class, 1 << cell),
+                B::square(sq)
+            );
         }
     }
 
