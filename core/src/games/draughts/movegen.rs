@@ -145,6 +145,9 @@ impl Draughts {
         let crowners = me & !self.kings;
         for d in 0..4 {
             let forward = d == S::F0 || d == S::F1;
+            if !forward && my_kings == 0 {
+                continue;
+            }
             let movers = if forward { me } else { my_kings };
             let mut targets = step(movers, d) & empty;
             let crowning = if forward {
