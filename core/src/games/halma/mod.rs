@@ -24,8 +24,9 @@
 //! chain may change direction and stop anywhere. Nothing is captured. A move is the
 //! distinct pair (from, to): different chains to the same square are one move, and a
 //! chain ending where it started is no move. Jump destinations are computed by a
-//! bitboard flood fill ([`jump_targets`]); [`Halma::jump_path`] reconstructs one
-//! chain for display.
+//! bitboard flood fill ([`jump_targets`]; the move generator fills on the four
+//! parity classes, one `u64` each, see [`HalmaBoard`]); [`Halma::jump_path`]
+//! reconstructs one chain for display.
 //!
 //! A player with no legal move passes (the move [`HalmaMove::PASS`], written `pass`).
 //!
