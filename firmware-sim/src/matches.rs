@@ -194,9 +194,8 @@ pub fn kalah() -> Match<Kalah, KalahEval> {
 /// 1.25 KiB per searched ply (a 548-byte move list of 8-byte moves, a 160-byte
 /// position, the move-ordering buffer), for up to [`CHECKERS_DEPTH`] + 32
 /// (quiescence) plies; the depth-10 games reach a stack high-water mark of about
-/// 35 KiB (docs/firmware.md). With 12-byte moves, a move list copied per node and
-/// the position's moves inlined into the engine's frame (1.9 KiB a ply), depth 6
-/// was the limit.
+/// 35 KiB (docs/firmware.md). With 12-byte moves and the move list copied per node
+/// (1.9 KiB a ply) depth 6 was the limit set.
 pub const CHECKERS_TT_SLOTS: usize = 512;
 
 /// English draughts (the seed's rules: draw on the third repetition or after 40
