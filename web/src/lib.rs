@@ -141,10 +141,12 @@ impl Session {
             "checkers" | "draughts" => AnyGame::Draughts(state(spec, params)?),
             "halma" if board_side(params) == 16 => AnyGame::Halma16(state(spec, params)?),
             "halma" => AnyGame::Halma8(state(spec, params)?),
-            _ => return Err(format!(
+            _ => {
+                return Err(format!(
                 "unknown game {name:?}: expected tictactoe, kalah[:PITSxSEEDS][:empty-capture], \
                      checkers[:english|calgary] or halma[:8|:16]"
-            )),
+            ))
+            }
         };
         Ok(Session {
             spec: spec.to_string(),
