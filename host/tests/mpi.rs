@@ -302,3 +302,32 @@ fn commands_not_dealt_out_yet_are_refused_on_several_ranks() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o).lines().next(), Some("value: 0"));
 }
+
+#[test]
+fn a_refused_checkpoint_ends_every_rank() {
+    let dir = scratch("refused");
+    let ckpt = dir.join("junk.ckpt");
+    std::fs::write(&ckpt, b"not a checkpoint").unwrap();
+    let c = ckpt.to_str().unwrap();
+    // Refused before MPI starts (it exists, no --resume) and after (not a
+    // checkpoint): either way the job ends at once with rank 0's one line.
+    for (args, needle) in [
+        (
+            &["perft", "checkers", "6", "--checkpoint", c][..],
+            "exists: add --resume",
+        ),
+        (
+            &["perft", "checkers", "6", "--checkpoint", c, "--resume"][..],
+            "is not a ply checkpoint",
+        ),
+    ] {
+        let start = Instant::now();
+        let o = run(mpirun_ply(3, args));
+        assert!(!o.status.success());
+        let err = stderr(&o);
+        assert!(err.contains(needle), "{}", err);
+        assert!(stdout(&o).is_empty());
+        assert!(start.elapsed() < Duration::from_secs(30), "{}", err);
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

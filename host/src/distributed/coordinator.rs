@@ -194,7 +194,16 @@ pub fn coordinate<J: Job, T: Transport>(
 ) -> Result<Vec<J::Output>, String> {
     let fp = fingerprint(job, options);
     let items = job.items();
-    let results = start_results::<J::Output>(options, &fp, items)?;
+    let results = match start_results::<J::Output>(options, &fp, items) {
+        Ok(r) => r,
+        Err(e) => {
+            // The other ranks wait for their first message: tell them to end.
+            for rank in 1..transport.size() {
+                let _ = transport.send(rank, &Message::Stop { abort: true });
+            }
+            return Err(e);
+        }
+    };
     let mut book = Dispatcher::new(items, |i| results[i].is_some(), transport.size());
     let resumed = book.done();
     if resumed > 0 {

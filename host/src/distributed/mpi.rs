@@ -37,7 +37,15 @@ impl Transport for World {
     fn send(&mut self, rank: usize, msg: &Message) -> Result<(), String> {
         let rank = i32::try_from(rank).map_err(|_| format!("no rank {}", rank))?;
         let (tag, bytes) = msg.encode();
-        self.0.process_at_rank(rank).send_with_tag(&bytes[..], tag);
+        let to = self.0.process_at_rank(rank);
+        if let Message::Stop { .. } = msg {
+            // Returns once the rank has it: rank 0 may end MPI right after, and a
+            // message still queued then (to a rank it never sent to before) would
+            // never leave, with that rank waiting for it and rank 0 for that rank.
+            to.synchronous_send_with_tag(&bytes[..], tag);
+        } else {
+            to.send_with_tag(&bytes[..], tag);
+        }
         Ok(())
     }
 }
@@ -57,6 +65,11 @@ pub fn run<J: Job>(job: &J, options: &Options) -> Result<Option<Vec<J::Output>>,
     } else {
         work(job, options, &mut world, host).map(|()| None)
     };
+    if let (Err(e), true) = (&result, rank > 0) {
+        // Rank 0 would wait for this rank's items forever: end the whole job.
+        crate::errln!("{}", super::error_line(&format!("error: {}", e)));
+        world.0.abort(1);
+    }
     // MPI ends when the universe is dropped: after every message of this rank.
     drop(universe);
     result
