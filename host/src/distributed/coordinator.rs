@@ -246,15 +246,17 @@ pub fn coordinate<J: Job, T: Transport>(
                     saver.store(f.index, out);
                 }
                 saver.save(false)?;
-                progress.tick(|| {
-                    format!(
-                        "{}: {}/{} items, {}",
-                        job.label(),
-                        book.done(),
-                        items,
-                        crate::commands::secs(started.elapsed().as_secs_f64())
-                    )
-                });
+                if let Some(label) = job.label() {
+                    progress.tick(|| {
+                        format!(
+                            "{}: {}/{} items, {}",
+                            label,
+                            book.done(),
+                            items,
+                            crate::commands::secs(started.elapsed().as_secs_f64())
+                        )
+                    });
+                }
                 if book.all_done() && book.workers_stopped() {
                     return Ok(());
                 }
@@ -458,8 +460,8 @@ mod tests {
             }
             Ok((index * index) as u64)
         }
-        fn label(&self) -> &str {
-            "squares"
+        fn label(&self) -> Option<&str> {
+            Some("squares")
         }
     }
 

@@ -108,8 +108,8 @@ impl<G: Game + Send + Sync> Job for PerftJob<G> {
         Ok((self.counter)(g, self.depth - self.split_ply))
     }
 
-    fn label(&self) -> &str {
-        "perft"
+    fn label(&self) -> Option<&str> {
+        Some("perft")
     }
 }
 

@@ -300,8 +300,9 @@ impl<G: HostGame> crate::distributed::Job for Games<'_, G> {
         );
     }
 
-    fn label(&self) -> &str {
-        "tournament"
+    fn label(&self) -> Option<&str> {
+        // A line per game already.
+        None
     }
 }
 
