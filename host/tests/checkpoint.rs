@@ -123,7 +123,7 @@ fn wait_for(path: &Path, child: &mut std::process::Child) {
             "ply ended before its first checkpoint"
         );
         assert!(start.elapsed() < Duration::from_secs(60), "no checkpoint");
-        std::thread::sleep(Duration::from_millis(20));
+        std::thread::sleep(Duration::from_millis(5));
     }
 }
 
