@@ -3,8 +3,7 @@
 //! with the right total, and a checkpoint that is there already, of another command,
 //! damaged, or where none can be written is refused with one line before any work.
 
-mod common;
-use common::{ply, stderr, stdout};
+use crate::common::{ply, stderr, stdout};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
