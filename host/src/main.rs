@@ -302,25 +302,17 @@ fn check_settings(command: &Command) -> Result<(), String> {
         Command::Tournament {
             threads,
             results,
-            strategies,
             checkpoint,
             ..
         } => {
             if let Some(n) = threads {
                 settings::threads(*n, "--threads")?;
             }
-            if strategies.is_some() {
-                if checkpoint.checkpoint.is_some() {
-                    return Err("--checkpoint is not available for the --strategies round \
-                                robin yet"
-                        .into());
-                }
-                ply_host::distributed::one_process_only("tournament --strategies")?;
-            }
             if let Some(path) = &checkpoint.checkpoint {
                 settings::checkpoint(path, checkpoint.resume)?;
             }
-            if let Some(path) = results {
+            // Only rank 0 of an MPI run writes the results.
+            if let (Some(path), false) = (results, ply_host::distributed::other_rank()) {
                 settings::output_file(std::path::Path::new(path), "--results")?;
             }
         }
@@ -487,8 +479,24 @@ fn run(cli: Cli) -> Result<(), String> {
             results,
             minimax,
             seed,
+            checkpoint,
             ..
         } => {
+            // What the games depend on (not --threads, the games played at once).
+            let command = command_line(
+                &["tournament", &game],
+                &PositionArgs {
+                    position: None,
+                    after: Vec::new(),
+                },
+                &[
+                    ("--strategies", Some(list.clone())),
+                    ("--depth", Some(depth.to_string())),
+                    ("--games-per-pair", Some(games_per_pair.to_string())),
+                    ("--minimax", minimax.then(String::new)),
+                    ("--seed", Some(seed.to_string())),
+                ],
+            );
             let cfg = tournament::round_robin::RoundRobin {
                 // Explicit weights contain commas: then the list is split on ';'.
                 strategies: list
@@ -502,6 +510,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 minimax,
                 seed,
                 progress: true,
+                distributed: checkpoint.options(command),
             };
             tournament::round_robin::run_round_robin(&game, &cfg).map(drop)
         }

@@ -147,7 +147,7 @@ pub fn output_file(path: &Path, setting: &str) -> Result<(), String> {
 /// known, still before any work). Only the process that writes it checks: on the
 /// other ranks of an MPI run, which may not even see the file, this does nothing.
 pub fn checkpoint(path: &Path, resume: bool) -> Result<(), String> {
-    if crate::distributed::launch().is_some_and(|l| l.rank > 0) {
+    if crate::distributed::other_rank() {
         return Ok(());
     }
     output_file(path, "--checkpoint")?;

@@ -331,3 +331,41 @@ fn a_refused_checkpoint_ends_every_rank() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn the_halma_round_robin_on_three_ranks_writes_the_same_table_and_csv() {
+    let dir = scratch("round-robin");
+    let run_rr = |np: usize| {
+        let csv = dir.join(format!("np{}.csv", np));
+        let args = [
+            "tournament",
+            "halma",
+            "--strategies",
+            "s1,s7,racer",
+            "--depth",
+            "1",
+            "--games-per-pair",
+            "4",
+            "--threads",
+            "1",
+            "--results",
+            csv.to_str().unwrap(),
+        ];
+        let o = if np == 0 {
+            ply(&args)
+        } else {
+            run(mpirun_ply(np, &args))
+        };
+        assert!(o.status.success(), "{} ranks: {}", np, stderr(&o));
+        (
+            stdout(&o).replace(&format!("np{}.csv", np), "RESULTS"),
+            std::fs::read_to_string(&csv).unwrap(),
+        )
+    };
+    let one = run_rr(0);
+    assert!(one.0.contains("| racer |"), "{}", one.0);
+    for np in [1, 3] {
+        assert_eq!(run_rr(np), one, "{} ranks", np);
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

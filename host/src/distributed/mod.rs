@@ -129,6 +129,12 @@ pub fn launch_from(get: impl Fn(&str) -> Option<String>) -> Option<Launch> {
     })
 }
 
+/// Whether this process is a rank other than 0 of an MPI run (which writes no files:
+/// rank 0 writes the results and the checkpoint).
+pub fn other_rank() -> bool {
+    launch().is_some_and(|l| l.rank > 0)
+}
+
 /// Whether this process is one of several an MPI launcher started, as its environment
 /// tells before MPI starts.
 pub fn several_processes() -> bool {

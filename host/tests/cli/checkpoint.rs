@@ -217,17 +217,41 @@ fn a_tournament_with_a_checkpoint_plays_the_same_games() {
     with.push("--resume");
     let o = ply(&with);
     assert_eq!(stdout(&o), stdout(&plain));
-    // The Halma round robin does not take one yet.
-    one_error_line(
-        &ply(&[
-            "tournament",
-            "halma",
-            "--strategies",
-            "s1,s2",
-            "--checkpoint",
-            ckpt.to_str().unwrap(),
-        ]),
-        "--checkpoint is not available for the --strategies round robin yet",
+    // The Halma round robin: the same table and CSV.
+    let csv = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let rr = |results: &str| {
+        vec![
+            "tournament".to_string(),
+            "halma".into(),
+            "--strategies".into(),
+            "s1,s7,racer".into(),
+            "--depth".into(),
+            "1".into(),
+            "--games-per-pair".into(),
+            "4".into(),
+            "--results".into(),
+            results.into(),
+        ]
+    };
+    let args = rr(&csv("plain.csv"));
+    let plain = ply(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(plain.status.success(), "{}", stderr(&plain));
+    let mut args = rr(&csv("with.csv"));
+    args.extend([
+        "--checkpoint".into(),
+        csv("rr.ckpt"),
+        "--threads".into(),
+        "2".into(),
+    ]);
+    let with = ply(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(with.status.success(), "{}", stderr(&with));
+    assert_eq!(
+        stdout(&with).replace("with.csv", "plain.csv"),
+        stdout(&plain)
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("with.csv")).unwrap(),
+        std::fs::read_to_string(dir.join("plain.csv")).unwrap()
     );
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -245,7 +245,7 @@ impl<G: HostGame> Games<'_, G> {
             self.t.random_plies,
             self.t.seed.wrapping_add((i / 2) as u64),
         );
-        let a_side = if i % 2 == 0 {
+        let a_side = if i.is_multiple_of(2) {
             Player::First
         } else {
             Player::Second
