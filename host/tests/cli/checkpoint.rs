@@ -131,11 +131,12 @@ fn a_stopped_perft_saves_its_checkpoint_and_resumes_to_the_right_total() {
     let dir = scratch("sigterm");
     let ckpt = dir.join("run.ckpt");
     let c = ckpt.to_str().unwrap();
-    // 388,623,673 leaves: seconds on one thread; the first checkpoint comes after one.
+    // 1,766,623,630 leaves: several seconds on one thread; the first checkpoint comes
+    // after one.
     let args = [
         "perft",
         "checkers",
-        "12",
+        "13",
         "--threads",
         "1",
         "--checkpoint",
@@ -176,7 +177,7 @@ fn a_stopped_perft_saves_its_checkpoint_and_resumes_to_the_right_total() {
     resume.push("--resume");
     let o = ply(&resume);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(stdout(&o).lines().next(), Some("388623673"));
+    assert_eq!(stdout(&o).lines().next(), Some("1766623630"));
     let err = stderr(&o);
     assert!(
         err.contains(&format!(
