@@ -139,7 +139,7 @@ impl Game for ConnectFour {
     fn rules(&self) {}
 
     fn side_to_move(&self) -> Player {
-        if self.moves % 2 == 0 {
+        if self.moves.is_multiple_of(2) {
             Player::First
         } else {
             Player::Second
@@ -195,7 +195,7 @@ impl Game for ConnectFour {
     fn play_unchecked(&self, mv: Column) -> Self {
         let cell = self.playable() & column_mask(u32::from(mv.0));
         ConnectFour {
-            first: if self.moves % 2 == 0 {
+            first: if self.moves.is_multiple_of(2) {
                 self.first | cell
             } else {
                 self.first

@@ -25,6 +25,9 @@ pub struct Perft {
     pub threads: usize,
     /// Count capture paths with the same result once (games with capture paths).
     pub unique: bool,
+    /// `--checkpoint` and `--resume`; under an MPI launcher the count is dealt out to
+    /// the ranks ([`crate::distributed`]).
+    pub distributed: crate::distributed::Options,
 }
 
 impl GameCommand for Perft {
@@ -36,6 +39,15 @@ impl GameCommand for Perft {
             rules
         };
         let game: G = setup(rules, self.position.as_deref(), &self.after)?;
+        if self.distributed.wanted() {
+            return crate::distributed::perft::run(
+                &game,
+                self.depth,
+                self.divide,
+                self.threads,
+                &self.distributed,
+            );
+        }
         let t = Instant::now();
         let total = if self.threads != 1 {
             let err = |e: crate::parallel::ParallelError| e.to_string();

@@ -6,6 +6,8 @@
 
 use std::process::{Command, Output, Stdio};
 
+use crate::common::ply_stdin;
+
 fn ply(args: &[String]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_ply"))
         .args(args)
@@ -333,21 +335,10 @@ fn malformed_input_gives_one_line_and_a_failure_status() {
 
 #[test]
 fn an_illegal_move_in_play_is_refused_and_asked_again() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ply"))
-        .args(["play", "tictactoe", "--first", "human", "--second", "human"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"1\n1\n0\n4\n2\n5\n3\n")
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
+    let o = ply_stdin(
+        &["play", "tictactoe", "--first", "human", "--second", "human"],
+        "1\n1\n0\n4\n2\n5\n3\n",
+    );
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("the square is already taken"), "{}", out);
     assert!(out.contains("not a move"), "{}", out);

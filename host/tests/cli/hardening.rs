@@ -677,21 +677,10 @@ fn case_10_an_empty_tables_dir_is_an_error() {
 /// Case 11a: a line that is not UTF-8 is refused and the prompt asked again.
 #[test]
 fn case_11a_a_non_utf8_line_in_play_is_refused_and_asked_again() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ply"))
-        .args(["play", "tictactoe", "--first", "human", "--second", "human"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"\xff\xfe5\n1\n4\n2\n7\n3\n")
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
+    let o = ply_stdin(
+        &["play", "tictactoe", "--first", "human", "--second", "human"],
+        b"\xff\xfe5\n1\n4\n2\n7\n3\n",
+    );
     let out = stdout(&o);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
@@ -729,7 +718,7 @@ fn case_11b_help_and_question_mark_explain_how_to_move() {
     for word in ["help", "?"] {
         let o = ply_stdin(
             &["play", "tictactoe", "--first", "human", "--second", "human"],
-            &format!("{}\n1\n4\n2\n5\n3\n", word),
+            format!("{}\n1\n4\n2\n5\n3\n", word),
         );
         let out = stdout(&o);
         assert!(o.status.success(), "{}", stderr(&o));
