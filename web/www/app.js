@@ -462,7 +462,14 @@ async function selftest(plies) {
     }
     $('stop').click();
     const reply = await stopped;
-    if (reply.ok || ui.thinking !== null || s.moves_played().length !== played) errors.push('Stop did not stop the engine');
+    let how = `stopped after ${ticks} timer ticks`;
+    if (reply.ok) {
+      // A forced result found early ends a search by itself: nothing left to stop.
+      how = `the search ended by itself (${reply.report.move}) before Stop, after ${ticks} timer ticks`;
+      $('undo').click();
+    } else if (ui.thinking !== null || s.moves_played().length !== played) {
+      errors.push('Stop did not stop the engine');
+    }
     if (ticks < 3) errors.push(`the page froze while the engine thought (${ticks} timer ticks in 300 ms)`);
     // A fresh worker answers the next request.
     $('time').value = '50';
@@ -472,7 +479,7 @@ async function selftest(plies) {
     if (!next.ok) errors.push(`no engine move after Stop: ${next.error}`);
     else $('undo').click();
     if (s.position() !== before) errors.push('the position changed after Stop and Take back');
-    stop = `stopped after ${ticks} timer ticks; the next search gave ${next.ok ? next.report.move : 'nothing'}`;
+    stop = `${how}; the next search gave ${next.ok ? next.report.move : 'nothing'}`;
   }
   note({ checks: { badPosition, badMove, stop }, errors });
   if (params.has('report')) {
