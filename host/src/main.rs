@@ -60,6 +60,11 @@ enum Command {
         /// pieces once (checkers).
         #[arg(long)]
         unique: bool,
+        /// The table of exact counts in MiB (1 to 65536, within the free memory;
+        /// rounded down to a power of two). Default: from the depth and the free
+        /// memory, for depth 6 or more of a game with a perft key.
+        #[arg(long)]
+        hash_mb: Option<usize>,
     },
     /// List the legal moves, one per line.
     Moves {
@@ -232,8 +237,13 @@ fn check_settings(command: &Command) -> Result<(), String> {
     use ply_host::settings;
     settings::environment()?;
     match command {
-        Command::Perft { threads, .. } => {
+        Command::Perft {
+            threads, hash_mb, ..
+        } => {
             settings::threads(*threads, "--threads")?;
+            if let Some(mb) = hash_mb {
+                settings::hash_mb(*mb, "--hash-mb")?;
+            }
         }
         Command::Search {
             threads,
@@ -288,6 +298,7 @@ fn run(cli: Cli) -> Result<(), String> {
             divide,
             threads,
             unique,
+            hash_mb,
         } => {
             if depth > MAX_PERFT_DEPTH {
                 return Err(format!(
@@ -304,6 +315,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     divide,
                     threads,
                     unique,
+                    hash_mb,
                 },
             )
             .map(drop)

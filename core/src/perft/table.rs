@@ -83,6 +83,13 @@ pub trait PerftTable {
     /// Stores the count of the position with `key` at `depth` plies (or not: a
     /// table may drop it).
     fn store(&mut self, key: u128, depth: u32, count: u64);
+
+    /// Asks the memory system for the bucket of `key`, which is probed soon. The
+    /// default does nothing.
+    #[inline]
+    fn prefetch(&self, key: u128) {
+        let _ = key;
+    }
 }
 
 impl<T: PerftTable + ?Sized> PerftTable for &mut T {
@@ -97,6 +104,10 @@ impl<T: PerftTable + ?Sized> PerftTable for &mut T {
     #[inline]
     fn store(&mut self, key: u128, depth: u32, count: u64) {
         (**self).store(key, depth, count)
+    }
+    #[inline]
+    fn prefetch(&self, key: u128) {
+        (**self).prefetch(key)
     }
 }
 
@@ -119,14 +130,21 @@ pub fn perft_tabled<G: PerftKey, T: PerftTable>(game: &G, depth: u32, mut table:
         table.key_bits(),
         bits
     );
-    tabled(game, depth, &mut table)
+    tabled(game, game.perft_key(), depth, &mut table)
 }
 
-fn tabled<G: PerftKey, T: PerftTable>(game: &G, depth: u32, table: &mut T) -> u64 {
+/// Perft of `game`, whose key is `key`, through the table. A node's children are
+/// made one ahead of their counting, and the bucket of each asked for
+/// ([`PerftTable::prefetch`]) while its elder sibling's subtree is counted.
+fn tabled<G: PerftKey, T: PerftTable>(
+    game: &G,
+    key: Option<u128>,
+    depth: u32,
+    table: &mut T,
+) -> u64 {
     if depth < MIN_TABLE_DEPTH {
         return perft(game, depth);
     }
-    let key = game.perft_key();
     if let Some(k) = key {
         if let Some(n) = table.probe(k, depth) {
             return n;
@@ -135,8 +153,26 @@ fn tabled<G: PerftKey, T: PerftTable>(game: &G, depth: u32, table: &mut T) -> u6
     let mut moves = G::MoveList::default();
     game.generate_moves(&mut moves);
     let mut total = 0;
-    for &mv in moves.iter() {
-        total += tabled(&game.play_unchecked(mv), depth - 1, table);
+    if depth == MIN_TABLE_DEPTH {
+        // The children are counted without the table.
+        for &mv in moves.iter() {
+            total += perft(&game.play_unchecked(mv), depth - 1);
+        }
+    } else {
+        let mut pending: Option<(G, Option<u128>)> = None;
+        for &mv in moves.iter() {
+            let child = game.play_unchecked(mv);
+            let child_key = child.perft_key();
+            if let Some(k) = child_key {
+                table.prefetch(k);
+            }
+            if let Some((g, k)) = pending.replace((child, child_key)) {
+                total += tabled(&g, k, depth - 1, table);
+            }
+        }
+        if let Some((g, k)) = pending {
+            total += tabled(&g, k, depth - 1, table);
+        }
     }
     if let Some(k) = key {
         table.store(k, depth, total);
@@ -244,6 +280,13 @@ impl Layout {
             .map(|i| entry(words, i))
             .find(|&e| e & mask == want)
             .map(|e| ((e >> DEPTH_BITS) & ((1u128 << self.count_bits) - 1)) as u64)
+    }
+
+    /// Entries of `words` (a bucket) in use.
+    pub fn entries_used(&self, words: &[u64; 8]) -> usize {
+        (0..BUCKET_ENTRIES)
+            .filter(|&i| entry(words, i) != 0)
+            .count()
     }
 
     /// Writes the count of `tag` at `depth` into `words` (a bucket), over an empty

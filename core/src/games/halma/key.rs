@@ -4,59 +4,49 @@
 //! whether the second player's piece stands there (24 bits, enough for the 20
 //! pieces; a set-up position with more pieces has no key), the side to move, and the
 //! plies left before the draw limit, capped at 64 — 96 bits. The cap is exact: a
-//! table stores depths up to 63, and a position with `L` plies left is drawn
-//! `L` plies down, so with 64 or more left no node of a stored subtree (63 plies)
+//! table stores depths up to 63, and a position with `L` plies left is drawn `L`
+//! plies down, so with 64 or more left no node of a stored subtree (63 plies)
 //! reaches the limit, and all such counts agree. The win rule and the other options
 //! are the rules, which one table does not mix.
 //!
 //! 16×16: two 256-bit boards do not pack into the widest key (19 + 19 pieces among
 //! 256 squares take about 190 bits): no key, perft counts without a table.
 
-use super::{Bits256, Halma};
+use super::{Halma, HalmaBoard, HalmaRules};
 use crate::game::Player;
 use crate::perft::table::MAX_TABLE_DEPTH;
 use crate::perft::PerftKey;
 
-use super::HalmaRules;
-
 /// Occupied squares whose colours the 8×8 key holds.
 const COLOUR_BITS: u32 = 24;
 
-impl PerftKey for Halma<u64> {
+impl<B: HalmaBoard> PerftKey for Halma<B> {
     fn perft_key_bits(_rules: HalmaRules) -> u32 {
-        64 + COLOUR_BITS + 1 + 7
+        if B::SIDE * B::SIDE <= 64 {
+            64 + COLOUR_BITS + 1 + 7
+        } else {
+            0
+        }
     }
 
     #[inline]
     fn perft_key(&self) -> Option<u128> {
         let occupied = self.pieces[0] | self.pieces[1];
-        if occupied.count_ones() > COLOUR_BITS {
+        if B::SIDE * B::SIDE > 64 || occupied.count() > COLOUR_BITS {
             return None;
         }
-        // The second player's pieces, one bit per occupied square in square order.
+        // The occupied squares, and the second player's among them one bit per
+        // occupied square in square order.
+        let mut squares = 0u128;
         let mut colours = 0u128;
-        let mut rest = occupied;
-        let mut i = 0;
-        while rest != 0 {
-            let low = rest & rest.wrapping_neg();
-            if self.pieces[1] & low != 0 {
+        for (i, sq) in occupied.squares().enumerate() {
+            squares |= 1 << sq;
+            if self.pieces[1].has(sq) {
                 colours |= 1 << i;
             }
-            rest ^= low;
-            i += 1;
         }
         let side = u128::from(self.stm == Player::Second);
         let left = u128::from(self.plies_left().min(MAX_TABLE_DEPTH as u16 + 1));
-        Some(u128::from(occupied) | colours << 64 | side << 88 | left << 89)
-    }
-}
-
-impl PerftKey for Halma<Bits256> {
-    fn perft_key_bits(_rules: HalmaRules) -> u32 {
-        0
-    }
-
-    fn perft_key(&self) -> Option<u128> {
-        None
+        Some(squares | colours << 64 | side << 88 | left << 89)
     }
 }
