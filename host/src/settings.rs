@@ -103,6 +103,21 @@ pub fn hash_mb(mb: usize, setting: &str) -> Result<usize, String> {
     Ok(mb)
 }
 
+/// `ply perft --hash-mb`: refused for a game (named `game`) whose positions have no
+/// exact perft key (`key_bits` 0, [`ply_core::perft::PerftKey`]), which perft
+/// counts without a table.
+pub fn perft_hash_mb(key_bits: u32, game: &str) -> Result<(), String> {
+    if key_bits == 0 {
+        Err(format!(
+            "--hash-mb is not available for {}: its positions have no exact perft key \
+             (perft counts it without a table)",
+            game
+        ))
+    } else {
+        Ok(())
+    }
+}
+
 /// Checks, before any work, that `path` (given as `setting`, e.g. `--plot`) can be
 /// written: not empty, not a directory, in a directory that exists, where a file
 /// can be created. The check creates the temporary the result will be written to
@@ -407,6 +422,17 @@ mod tests {
         assert!(hash_mb(1 << 17, "--hash-mb")
             .unwrap_err()
             .contains("out of range"));
+    }
+
+    #[test]
+    fn perft_tables_need_a_key() {
+        assert_eq!(perft_hash_mb(97, "checkers"), Ok(()));
+        let e = perft_hash_mb(0, "halma").unwrap_err();
+        assert!(
+            e.starts_with("--hash-mb is not available for halma"),
+            "{}",
+            e
+        );
     }
 
     #[test]

@@ -34,15 +34,6 @@ pub fn auto_table_bytes(depth: u32) -> u64 {
     1 << (63 - bytes.leading_zeros())
 }
 
-/// The error for `--hash-mb` with a game that has no perft key.
-pub fn no_key_error(game: &str) -> String {
-    format!(
-        "--hash-mb is not available for {}: its positions have no exact perft key \
-         (perft counts it without a table)",
-        game
-    )
-}
-
 /// Perft from a position.
 #[derive(Clone, Debug)]
 pub struct Perft {
@@ -71,8 +62,8 @@ impl GameCommand for Perft {
             rules
         };
         let key_bits = G::perft_key_bits(rules);
-        if self.hash_mb.is_some() && key_bits == 0 {
-            return Err(no_key_error(G::NAME));
+        if self.hash_mb.is_some() {
+            crate::settings::perft_hash_mb(key_bits, G::NAME)?;
         }
         let game: G = setup(rules, self.position.as_deref(), &self.after)?;
         let table_bytes = match self.hash_mb {
