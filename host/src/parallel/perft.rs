@@ -131,33 +131,42 @@ where
     };
     let main = std::thread::current();
     std::thread::scope(|s| {
-        for _ in 0..threads.max(1) {
-            let (frontier, main) = (&frontier, main.clone());
-            let (next, done, leaves, probes, hits) = (&next, &done, &leaves, &probes, &hits);
-            s.spawn(move || {
-                let mut counted = Counted::new(table);
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&(g, paths)) = frontier.get(i) else {
-                        break;
-                    };
-                    let (p, h) = (counted.probes, counted.hits);
-                    let n = ply_core::perft::perft_tabled(&g, rest, &mut counted);
-                    leaves.fetch_add(n * paths, Ordering::Relaxed);
-                    probes.fetch_add(counted.probes - p, Ordering::Relaxed);
-                    hits.fetch_add(counted.hits - h, Ordering::Relaxed);
-                    if done.fetch_add(1, Ordering::AcqRel) + 1 == frontier.len() {
-                        main.unpark();
+        let workers: Vec<_> = (0..threads.max(1))
+            .map(|_| {
+                let (frontier, main) = (&frontier, main.clone());
+                let (next, done, leaves, probes, hits) = (&next, &done, &leaves, &probes, &hits);
+                s.spawn(move || {
+                    // The waiting thread looks again when a worker ends, however it
+                    // ends (a panic too: then the scope passes the panic on).
+                    let _wake = Unpark(main);
+                    let mut counted = Counted::new(table);
+                    while let Some(&(g, paths)) = frontier.get(next.fetch_add(1, Ordering::Relaxed))
+                    {
+                        let (p, h) = (counted.probes, counted.hits);
+                        let n = ply_core::perft::perft_tabled(&g, rest, &mut counted);
+                        leaves.fetch_add(n * paths, Ordering::Relaxed);
+                        probes.fetch_add(counted.probes - p, Ordering::Relaxed);
+                        hits.fetch_add(counted.hits - h, Ordering::Relaxed);
+                        done.fetch_add(1, Ordering::Relaxed);
                     }
-                }
-            });
-        }
-        while done.load(Ordering::Acquire) < frontier.len() {
+                })
+            })
+            .collect();
+        while !workers.iter().all(|w| w.is_finished()) {
             std::thread::park_timeout(std::time::Duration::from_millis(250));
             progress(&status());
         }
     });
     status()
+}
+
+/// Wakes a thread when dropped.
+struct Unpark(std::thread::Thread);
+
+impl Drop for Unpark {
+    fn drop(&mut self) {
+        self.0.unpark();
+    }
 }
 
 /// The distinct positions `ply` plies below `game` with their numbers of paths, for
