@@ -9,4 +9,4 @@
 # Depths 17 to 20: scripts/perft-deep.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo test -p ply-tests --test draughts_perft -- --ignored --nocapture --test-threads 1
+cargo test -p ply-tests --test draughts perft -- --ignored --nocapture --test-threads 1

@@ -4,7 +4,7 @@ and English draughts (OpenSpiel's `checkers`).
 
 Plays seeded random games in OpenSpiel and writes, for every position visited at the
 start of a turn, the set of positions reachable in one turn, and for every game the
-final position with its result. The Rust tests in tests/tests/differential_*.rs replay
+final position with its result. The Rust tests in tests/tests/<game>/differential.rs replay
 these files through ply-core and require the same sets and results. The format is
 documented in tests/fixtures/README.md; it knows nothing of ply's own text formats.
 

@@ -26,6 +26,31 @@ struct PositionArgs {
     after: Vec<String>,
 }
 
+/// Long jobs: a checkpoint to resume from (and, under `mpirun` or `srun` with the
+/// `mpi` feature, the work dealt out to the ranks: docs/mpi.md).
+#[derive(clap::Args, Debug, Clone)]
+struct CheckpointArgs {
+    /// Keep the finished work items in this file (written atomically, at most once a
+    /// second and when the run ends or is stopped); it must not exist unless --resume.
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<std::path::PathBuf>,
+    /// Go on from the --checkpoint file of the same command, computing only the items
+    /// it lacks (a missing file starts afresh).
+    #[arg(long, requires = "checkpoint")]
+    resume: bool,
+}
+
+impl CheckpointArgs {
+    /// The runner's options; `command` names what the results depend on.
+    fn options(self, command: String) -> ply_host::distributed::Options {
+        ply_host::distributed::Options {
+            checkpoint: self.checkpoint,
+            resume: self.resume,
+            command,
+        }
+    }
+}
+
 #[derive(clap::Args, Debug, Clone)]
 struct BudgetArgs {
     /// Search to this depth in plies.
@@ -65,6 +90,8 @@ enum Command {
         /// memory, for depth 6 or more of a game with a perft key.
         #[arg(long)]
         hash_mb: Option<usize>,
+        #[command(flatten)]
+        checkpoint: CheckpointArgs,
     },
     /// List the legal moves, one per line.
     Moves {
@@ -225,6 +252,8 @@ enum Command {
         /// Adjudicate a draw after this many plies.
         #[arg(long, default_value_t = 1000)]
         max_plies: u32,
+        #[command(flatten)]
+        checkpoint: CheckpointArgs,
     },
 }
 
@@ -238,11 +267,17 @@ fn check_settings(command: &Command) -> Result<(), String> {
     settings::environment()?;
     match command {
         Command::Perft {
-            threads, hash_mb, ..
+            threads,
+            hash_mb,
+            checkpoint,
+            ..
         } => {
             settings::threads(*threads, "--threads")?;
             if let Some(mb) = hash_mb {
                 settings::hash_mb(*mb, "--hash-mb")?;
+            }
+            if let Some(path) = &checkpoint.checkpoint {
+                settings::checkpoint(path, checkpoint.resume)?;
             }
         }
         Command::Search {
@@ -274,18 +309,33 @@ fn check_settings(command: &Command) -> Result<(), String> {
             }
         }
         Command::Tournament {
-            threads, results, ..
+            threads,
+            results,
+            checkpoint,
+            ..
         } => {
             if let Some(n) = threads {
                 settings::threads(*n, "--threads")?;
             }
-            if let Some(path) = results {
+            if let Some(path) = &checkpoint.checkpoint {
+                settings::checkpoint(path, checkpoint.resume)?;
+            }
+            // Only rank 0 of an MPI run writes the results.
+            if let (Some(path), false) = (results, ply_host::distributed::other_rank()) {
                 settings::output_file(std::path::Path::new(path), "--results")?;
             }
         }
         Command::Moves { .. } | Command::Solve { .. } => {}
     }
-    Ok(())
+    // Commands not yet dealt out to the ranks of an MPI run.
+    match command {
+        Command::Moves { .. } => ply_host::distributed::one_process_only("moves"),
+        Command::Search { .. } => ply_host::distributed::one_process_only("search"),
+        Command::Solve { .. } => ply_host::distributed::one_process_only("solve"),
+        Command::Play { .. } => ply_host::distributed::one_process_only("play"),
+        Command::Bench { .. } => ply_host::distributed::one_process_only("bench"),
+        Command::Perft { .. } | Command::Tournament { .. } => Ok(()),
+    }
 }
 
 fn run(cli: Cli) -> Result<(), String> {
@@ -299,6 +349,7 @@ fn run(cli: Cli) -> Result<(), String> {
             threads,
             unique,
             hash_mb,
+            checkpoint,
         } => {
             if depth > MAX_PERFT_DEPTH {
                 return Err(format!(
@@ -306,6 +357,12 @@ fn run(cli: Cli) -> Result<(), String> {
                     depth, MAX_PERFT_DEPTH
                 ));
             }
+            // What the count depends on (not --threads, --divide or the ranks).
+            let command = command_line(
+                &["perft", &game, &depth.to_string()],
+                &pos,
+                &[("--unique", unique.then(String::new))],
+            );
             with_game(
                 &game,
                 perft::Perft {
@@ -316,6 +373,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     threads,
                     unique,
                     hash_mb,
+                    distributed: checkpoint.options(command),
                 },
             )
             .map(drop)
@@ -432,8 +490,24 @@ fn run(cli: Cli) -> Result<(), String> {
             results,
             minimax,
             seed,
+            checkpoint,
             ..
         } => {
+            // What the games depend on (not --threads, the games played at once).
+            let command = command_line(
+                &["tournament", &game],
+                &PositionArgs {
+                    position: None,
+                    after: Vec::new(),
+                },
+                &[
+                    ("--strategies", Some(list.clone())),
+                    ("--depth", Some(depth.to_string())),
+                    ("--games-per-pair", Some(games_per_pair.to_string())),
+                    ("--minimax", minimax.then(String::new)),
+                    ("--seed", Some(seed.to_string())),
+                ],
+            );
             let cfg = tournament::round_robin::RoundRobin {
                 // Explicit weights contain commas: then the list is split on ';'.
                 strategies: list
@@ -447,6 +521,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 minimax,
                 seed,
                 progress: true,
+                distributed: checkpoint.options(command),
             };
             tournament::round_robin::run_round_robin(&game, &cfg).map(drop)
         }
@@ -459,21 +534,66 @@ fn run(cli: Cli) -> Result<(), String> {
             seed,
             max_plies,
             threads,
+            checkpoint,
             ..
-        } => with_game(
-            &game,
-            tournament::Tournament {
-                a: a.ok_or("--a is required")?,
-                b: b.ok_or("--b is required")?,
-                games,
-                random_plies,
-                seed,
-                max_plies,
-                threads: threads.unwrap_or_else(ply_host::parallel::cores),
-            },
-        )
-        .map(drop),
+        } => {
+            let a = a.ok_or("--a is required")?;
+            let b = b.ok_or("--b is required")?;
+            // What the games depend on (--threads as given: its default is each
+            // machine's cores).
+            let command = command_line(
+                &["tournament", &game],
+                &PositionArgs {
+                    position: None,
+                    after: Vec::new(),
+                },
+                &[
+                    ("--a", Some(a.clone())),
+                    ("--b", Some(b.clone())),
+                    ("--games", Some(games.to_string())),
+                    ("--random-plies", Some(random_plies.to_string())),
+                    ("--seed", Some(seed.to_string())),
+                    ("--max-plies", Some(max_plies.to_string())),
+                    ("--threads", threads.map(|n| n.to_string())),
+                ],
+            );
+            with_game(
+                &game,
+                tournament::Tournament {
+                    a,
+                    b,
+                    games,
+                    random_plies,
+                    seed,
+                    max_plies,
+                    threads: threads.unwrap_or_else(ply_host::parallel::cores),
+                    distributed: checkpoint.options(command),
+                },
+            )
+            .map(drop)
+        }
     }
+}
+
+/// The arguments a job's results depend on as a command line (`ply perft checkers 11
+/// --unique`): the fingerprint a checkpoint keeps. `options` without a value are
+/// flags; `None` leaves an option out.
+fn command_line(words: &[&str], pos: &PositionArgs, options: &[(&str, Option<String>)]) -> String {
+    let mut line = format!("ply {}", words.join(" "));
+    if let Some(p) = &pos.position {
+        line += &format!(" --position {:?}", p);
+    }
+    if !pos.after.is_empty() {
+        line += &format!(" --after {}", pos.after.join(" "));
+    }
+    for (name, value) in options {
+        match value.as_deref() {
+            None => {}
+            Some("") => line += &format!(" {}", name),
+            Some(v) => line += &format!(" {} {}", name, v),
+        }
+    }
+    line
 }
 
 /// An error line: one line ([`ply_host::interrupt::one_line`]) of at most
@@ -481,7 +601,7 @@ fn run(cli: Cli) -> Result<(), String> {
 /// failure to write it is ignored: there is nowhere left to report it).
 fn error_line(text: &str) {
     let line = ply_host::quote::cap_line(&ply_host::interrupt::one_line(text));
-    ply_host::errln!("{}", line);
+    ply_host::errln!("{}", ply_host::distributed::error_line(&line));
 }
 
 fn main() -> ExitCode {

@@ -105,9 +105,16 @@ pub fn hash_mb(mb: usize, setting: &str) -> Result<usize, String> {
 
 /// `ply perft --hash-mb`: refused for a game (named `game`) whose positions have no
 /// exact perft key (`key_bits` 0, [`ply_core::perft::PerftKey`]), which perft
-/// counts without a table.
-pub fn perft_hash_mb(key_bits: u32, game: &str) -> Result<(), String> {
-    if key_bits == 0 {
+/// counts without a table, and for a count that is `distributed` (checkpointed, or
+/// dealt out to MPI ranks), which counts without the table for now.
+pub fn perft_hash_mb(key_bits: u32, game: &str, distributed: bool) -> Result<(), String> {
+    if distributed {
+        Err(
+            "--hash-mb is not available with --checkpoint or under an MPI launcher: \
+             a distributed perft counts without the table"
+                .into(),
+        )
+    } else if key_bits == 0 {
         Err(format!(
             "--hash-mb is not available for {}: its positions have no exact perft key \
              (perft counts it without a table)",
@@ -154,6 +161,22 @@ pub fn output_file(path: &Path, setting: &str) -> Result<(), String> {
     crate::interrupt::PendingFile::create(path)
         .map(drop)
         .map_err(|e| format!("{} {}: cannot write there: {}", setting, shown, e))
+}
+
+/// Checks `--checkpoint PATH` before any work: a file that can be written (as
+/// [`output_file`] checks), and one that does not exist yet unless `resume` (whether
+/// an existing one is a good checkpoint of this command is checked when the job is
+/// known, still before any work). Only the process that writes it checks: on the
+/// other ranks of an MPI run, which may not even see the file, this does nothing.
+pub fn checkpoint(path: &Path, resume: bool) -> Result<(), String> {
+    if crate::distributed::other_rank() {
+        return Ok(());
+    }
+    output_file(path, "--checkpoint")?;
+    if !resume && path.exists() {
+        return Err(crate::distributed::coordinator::exists_error(path));
+    }
+    Ok(())
 }
 
 /// The `PLY_*` environment variables, parsed and checked ([`environment`]). `None`:
@@ -451,6 +474,30 @@ mod tests {
         assert!(output_file(Path::new(""), "--plot")
             .unwrap_err()
             .contains("empty"));
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn checkpoints_are_checked_before_the_work() {
+        let dir = std::env::temp_dir().join(format!("ply-settings-ckpt-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("run.ckpt");
+        checkpoint(&path, false).unwrap();
+        checkpoint(&path, true).unwrap();
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+        std::fs::write(&path, b"x").unwrap();
+        let e = checkpoint(&path, false).unwrap_err();
+        assert!(e.contains("exists: add --resume"), "{}", e);
+        checkpoint(&path, true).unwrap();
+        let e = checkpoint(&dir.join("no/run.ckpt"), true).unwrap_err();
+        assert!(
+            e.starts_with("--checkpoint ") && e.contains("does not exist"),
+            "{}",
+            e
+        );
+        let e = checkpoint(&dir, true).unwrap_err();
+        assert!(e.contains("is a directory"), "{}", e);
         let _ = std::fs::remove_dir_all(dir);
     }
 }

@@ -1,7 +1,7 @@
 //! Kalah as a plain array, the form the rules are written in: the board in sowing
 //! order, and one move sown a seed at a time. The tests hold ply's packed sowing to
-//! this model (`tests/tests/properties_kalah.rs`) and read OpenSpiel's boards through
-//! it (`tests/tests/differential_kalah.rs`). It is written from the rules, not from
+//! this model (`tests/tests/kalah/properties.rs`) and read OpenSpiel's boards through
+//! it (`tests/tests/kalah/differential.rs`). It is written from the rules, not from
 //! ply's code.
 
 use ply_core::games::kalah::{Kalah, KalahRules, Pit, MAX_PITS};

@@ -1,5 +1,5 @@
 //! The laws every game must keep along any playout, checked on random playouts by the
-//! property tests `tests/tests/properties_*.rs`.
+//! property tests `tests/tests/<game>/properties.rs`.
 //!
 //! [`check_playout`] walks a game from a start position, choosing each move from the
 //! legal list with the given choice numbers, and at every position checks:

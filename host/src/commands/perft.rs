@@ -51,6 +51,9 @@ pub struct Perft {
     pub unique: bool,
     /// The table size in MiB (`None`: chosen from the depth and the free memory).
     pub hash_mb: Option<usize>,
+    /// `--checkpoint` and `--resume`; under an MPI launcher the count is dealt out to
+    /// the ranks ([`crate::distributed`]).
+    pub distributed: crate::distributed::Options,
 }
 
 impl GameCommand for Perft {
@@ -63,9 +66,18 @@ impl GameCommand for Perft {
         };
         let key_bits = G::perft_key_bits(rules);
         if self.hash_mb.is_some() {
-            crate::settings::perft_hash_mb(key_bits, G::NAME)?;
+            crate::settings::perft_hash_mb(key_bits, G::NAME, self.distributed.wanted())?;
         }
         let game: G = setup(rules, self.position.as_deref(), &self.after)?;
+        if self.distributed.wanted() {
+            return crate::distributed::perft::run(
+                &game,
+                self.depth,
+                self.divide,
+                self.threads,
+                &self.distributed,
+            );
+        }
         let table_bytes = match self.hash_mb {
             Some(mb) => Some((mb as u64) << 20),
             None if key_bits > 0 && G::PERFT_TABLE_BY_DEFAULT && self.depth >= TABLE_FROM_DEPTH => {

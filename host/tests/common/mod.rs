@@ -13,8 +13,8 @@ pub fn ply(args: &[&str]) -> Output {
         .expect("run ply")
 }
 
-/// Runs `ply` with `args`, typing `input` on its standard input.
-pub fn ply_stdin(args: &[&str], input: &str) -> Output {
+/// Runs `ply` with `args`, typing `input` (text, or any bytes) on its standard input.
+pub fn ply_stdin(args: &[&str], input: impl AsRef<[u8]>) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ply"))
         .args(args)
         .stdin(Stdio::piped())
@@ -23,7 +23,7 @@ pub fn ply_stdin(args: &[&str], input: &str) -> Output {
         .spawn()
         .expect("run ply");
     // ply may finish (or fail) before reading everything: a closed pipe is fine.
-    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    let _ = child.stdin.take().unwrap().write_all(input.as_ref());
     child.wait_with_output().unwrap()
 }
 

@@ -8,7 +8,7 @@ pub(super) const NONE: u8 = 32;
 /// The column (0–7, from the left) of square index `i` (0–31, square `i + 1`).
 pub const fn square_x(i: u8) -> u8 {
     let y = i / 4;
-    2 * (i % 4) + if y % 2 == 0 { 1 } else { 0 }
+    2 * (i % 4) + if y.is_multiple_of(2) { 1 } else { 0 }
 }
 
 /// The row (0–7, from the top) of square index `i` (0–31).

@@ -69,7 +69,7 @@ impl Draughts {
         let mut k = self.king_sets();
         for i in (1..=n).rev() {
             // Entry i (1-based) was made by the opponent when n - i is even.
-            let by_opp = (n - i) % 2 == 0;
+            let by_opp = (n - i).is_multiple_of(2);
             let mover = if by_opp { opp } else { me };
             let (from, to) = king_step(self.history[i - 1]);
             k[mover] = (k[mover] & !bit(to)) | bit(from);

@@ -144,7 +144,7 @@ impl Game for TicTacToe {
 
     #[inline]
     fn side_to_move(&self) -> Player {
-        if (self.x | self.o).count_ones() % 2 == 0 {
+        if (self.x | self.o).count_ones().is_multiple_of(2) {
             Player::First
         } else {
             Player::Second
