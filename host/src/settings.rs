@@ -449,8 +449,10 @@ mod tests {
 
     #[test]
     fn perft_tables_need_a_key() {
-        assert_eq!(perft_hash_mb(97, "checkers"), Ok(()));
-        let e = perft_hash_mb(0, "halma").unwrap_err();
+        assert_eq!(perft_hash_mb(97, "checkers", false), Ok(()));
+        let e = perft_hash_mb(97, "checkers", true).unwrap_err();
+        assert!(e.contains("--checkpoint"), "{}", e);
+        let e = perft_hash_mb(0, "halma", false).unwrap_err();
         assert!(
             e.starts_with("--hash-mb is not available for halma"),
             "{}",
