@@ -85,6 +85,11 @@ enum Command {
         /// pieces once (checkers).
         #[arg(long)]
         unique: bool,
+        /// The table of exact counts in MiB (1 to 65536, within the free memory;
+        /// rounded down to a power of two). Default: from the depth and the free
+        /// memory, for depth 6 or more of a game with a perft key.
+        #[arg(long)]
+        hash_mb: Option<usize>,
         #[command(flatten)]
         checkpoint: CheckpointArgs,
     },
@@ -263,10 +268,14 @@ fn check_settings(command: &Command) -> Result<(), String> {
     match command {
         Command::Perft {
             threads,
+            hash_mb,
             checkpoint,
             ..
         } => {
             settings::threads(*threads, "--threads")?;
+            if let Some(mb) = hash_mb {
+                settings::hash_mb(*mb, "--hash-mb")?;
+            }
             if let Some(path) = &checkpoint.checkpoint {
                 settings::checkpoint(path, checkpoint.resume)?;
             }
@@ -339,6 +348,7 @@ fn run(cli: Cli) -> Result<(), String> {
             divide,
             threads,
             unique,
+            hash_mb,
             checkpoint,
         } => {
             if depth > MAX_PERFT_DEPTH {
@@ -362,6 +372,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     divide,
                     threads,
                     unique,
+                    hash_mb,
                     distributed: checkpoint.options(command),
                 },
             )

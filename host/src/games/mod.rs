@@ -2,6 +2,7 @@
 //! evaluations a user can choose, a board diagram, and an exact solver where one
 //! exists. One file per game.
 
+use ply_core::perft::PerftKey;
 use ply_core::search::Evaluator;
 use ply_core::{Game, Player};
 
@@ -26,9 +27,15 @@ pub struct SolveOutput {
 }
 
 /// A game the `ply` tools can run.
-pub trait HostGame: Game<Move: Send + Sync> + Send + Sync + 'static {
+pub trait HostGame: Game<Move: Send + Sync> + PerftKey + Send + Sync + 'static {
     /// The name in game specs (`tictactoe`).
     const NAME: &'static str;
+
+    /// Whether `ply perft` without `--hash-mb` counts with a table (when the game
+    /// has a perft key and the depth is [`crate::commands::perft::TABLE_FROM_DEPTH`]
+    /// or more). Games whose positions rarely transpose say no: the lookups would
+    /// cost more than they save.
+    const PERFT_TABLE_BY_DEFAULT: bool = true;
 
     /// The evaluation type the AI players use.
     type Eval: Evaluator<Self> + Clone + Send + Sync;

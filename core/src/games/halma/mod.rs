@@ -76,6 +76,7 @@
 
 mod board;
 pub mod eval;
+mod key;
 mod movegen;
 mod notation;
 
