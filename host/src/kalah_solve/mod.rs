@@ -20,6 +20,7 @@
 //!   solve every move in the time at hand).
 
 mod scheduler;
+mod table_file;
 mod tables;
 
 use std::time::Instant;

@@ -1,18 +1,18 @@
 //! The endgame tables of `ply solve kalah` on disk: one file per number of pits and
-//! capture rule in the tables directory, read as far as a solve needs, and extended
-//! (the missing layers built on all cores, the file rewritten whole) when it needs
-//! more seeds in play than the file holds.
+//! capture rule in the tables directory (format and checks: `table_file.rs`), read as
+//! far as a solve needs and as far as its checksums match, and extended (the missing
+//! or damaged layers built on all cores, the file rewritten whole) when it needs more
+//! seeds in play than the file holds good.
 
 use std::fs;
-use std::io::Read;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicI8, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use ply_core::games::kalah::solver::{
-    build_layer, layer_range, table_len, MAX_TABLE_SEEDS, UNKNOWN,
-};
+use ply_core::games::kalah::solver::{build_layer, layer_range, table_len, UNKNOWN};
+
+use super::table_file;
 
 /// The seeds in play the endgame tables cover by default for `pits` pits a row:
 /// as many as build in well under a minute on two cores and fit a few hundred MB.
@@ -59,16 +59,7 @@ pub(super) fn load_or_build_tables(
     let len = table_len(pits, seeds)
         .ok_or_else(|| format!("endgame tables of {} seeds are out of range", seeds))?;
     let dir = tables_dir(dir);
-    let name = format!(
-        "kalah-{}pits-{}.tbl",
-        pits,
-        if empty_capture {
-            "empty-capture"
-        } else {
-            "seed-rules"
-        }
-    );
-    let path = dir.join(&name);
+    let path = dir.join(table_file::file_name(pits, empty_capture));
     let mut values: Vec<AtomicI8> = crate::memory::huge_page_capacity(
         len,
         &format!(
@@ -76,33 +67,32 @@ pub(super) fn load_or_build_tables(
             seeds
         ),
     )?;
-    // A file holds a whole table for some K: its length is table_len(pits, K).
-    let mut have = 0u32; // layers 0..have are loaded
-    if let Ok(mut f) = fs::File::open(&path) {
-        let file_len = f.metadata().map(|m| m.len()).unwrap_or(0);
-        let file_seeds =
-            (0..=MAX_TABLE_SEEDS).find(|&k| table_len(pits, k).map(|l| l as u64) == Some(file_len));
-        match file_seeds {
-            Some(k) => {
-                let use_seeds = k.min(seeds);
-                let take = table_len(pits, use_seeds).unwrap_or(0);
-                let mut buf = vec![0u8; take];
-                f.read_exact(&mut buf)
-                    .map_err(|e| format!("cannot read {}: {}", path.display(), e))?;
-                values.extend(buf.into_iter().map(|b| AtomicI8::new(b as i8)));
-                have = use_seeds + 1;
-                progress(&format!(
-                    "endgame tables: loaded {} seeds in play ({} entries) from {}",
-                    use_seeds,
-                    take,
-                    path.display()
-                ));
-            }
-            None => progress(&format!(
-                "endgame tables: ignoring {} (its length fits no table)",
-                path.display()
-            )),
-        }
+    // Only layers whose checksums match are used; the rest are built again.
+    let loaded = table_file::load(&path, pits, empty_capture, seeds, &mut values)?;
+    let have = loaded.layers; // layers 0..have are loaded
+    if have > 0 {
+        progress(&format!(
+            "endgame tables: loaded {} seeds in play ({} entries) from {}",
+            have - 1,
+            values.len(),
+            path.display()
+        ));
+    }
+    let damaged = loaded.problem.is_some();
+    if let Some(p) = &loaded.problem {
+        progress(&format!(
+            "endgame tables: {}: {}; rebuilding from {} seeds in play",
+            path.display(),
+            p,
+            have,
+        ));
+    }
+    let legacy = dir.join(table_file::legacy_file_name(pits, empty_capture));
+    if have == 0 && legacy.exists() {
+        progress(&format!(
+            "endgame tables: not reading {}: its format has no checksums (it can be removed)",
+            legacy.display()
+        ));
     }
     values.resize_with(len, || AtomicI8::new(UNKNOWN));
     let mut built = false;
@@ -144,15 +134,11 @@ pub(super) fn load_or_build_tables(
         "endgame tables: up to {} seeds in play, {} entries",
         seeds, len
     );
-    if built {
+    if built || damaged {
         let save = || -> std::io::Result<()> {
             fs::create_dir_all(&dir)?;
-            let bytes: Vec<u8> = values
-                .iter()
-                .map(|v| v.load(Ordering::Relaxed) as u8)
-                .collect();
             // Written under a temporary name that Ctrl-C removes, renamed when complete.
-            crate::interrupt::write_atomic(&path, &bytes)
+            table_file::save(&path, pits, empty_capture, seeds, &values)
         };
         match save() {
             Ok(()) => note += &format!(", saved to {}", path.display()),
