@@ -14,6 +14,9 @@ use ply_core::games::kalah::solver::{build_layer, layer_range, table_len, UNKNOW
 
 use super::table_file;
 
+/// How long a build of several layers goes on before it saves the layers it has.
+const SAVE_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
+
 /// The seeds in play the endgame tables cover by default for `pits` pits a row:
 /// as many as build in well under a minute on two cores and fit a few hundred MB.
 pub fn default_table_seeds(pits: u8) -> u32 {
@@ -24,6 +27,16 @@ pub fn default_table_seeds(pits: u8) -> u32 {
         6 => 20,
         _ => 14,
     }
+}
+
+/// The seeds in play of the good endgame-table file for `pits` and the capture rule
+/// in the tables directory (`dir` as for [`load_or_build_tables`]), if there is one.
+pub(super) fn seeds_on_disk(pits: u8, empty_capture: bool, dir: Option<PathBuf>) -> Option<u32> {
+    table_file::seeds_in(
+        &tables_dir(dir).join(table_file::file_name(pits, empty_capture)),
+        pits,
+        empty_capture,
+    )
 }
 
 /// Where the endgame tables live: `PLY_TABLES_DIR` (`dir`, checked by
@@ -96,6 +109,14 @@ pub(super) fn load_or_build_tables(
     }
     values.resize_with(len, || AtomicI8::new(UNKNOWN));
     let mut built = false;
+    let save = |n: u32| -> std::io::Result<()> {
+        fs::create_dir_all(&dir)?;
+        // Written under a temporary name that Ctrl-C removes, renamed when complete.
+        table_file::save(&path, pits, empty_capture, n, &values)
+    };
+    // Long builds save what they have now and then, so that Ctrl-C or a kill loses
+    // at most about a minute of building.
+    let mut unsaved = Instant::now();
     for n in have..=seeds {
         let t = Instant::now();
         let range = layer_range(pits, n);
@@ -129,18 +150,28 @@ pub(super) fn load_or_build_tables(
             range.len(),
             t.elapsed().as_secs_f64()
         ));
+        if n < seeds && unsaved.elapsed() >= SAVE_EVERY {
+            match save(n) {
+                Ok(()) => progress(&format!(
+                    "endgame tables: saved 0 to {} seeds in play so far to {}",
+                    n,
+                    path.display()
+                )),
+                Err(e) => progress(&format!(
+                    "endgame tables: not saved to {}: {}",
+                    path.display(),
+                    e
+                )),
+            }
+            unsaved = Instant::now();
+        }
     }
     let mut note = format!(
         "endgame tables: up to {} seeds in play, {} entries",
         seeds, len
     );
     if built || damaged {
-        let save = || -> std::io::Result<()> {
-            fs::create_dir_all(&dir)?;
-            // Written under a temporary name that Ctrl-C removes, renamed when complete.
-            table_file::save(&path, pits, empty_capture, seeds, &values)
-        };
-        match save() {
+        match save(seeds) {
             Ok(()) => note += &format!(", saved to {}", path.display()),
             Err(e) => note += &format!(" (not saved to {}: {})", path.display(), e),
         }
