@@ -7,7 +7,8 @@
 //! * `PLY_TABLES_DIR`: where endgame tables live (default `$XDG_CACHE_HOME/ply`,
 //!   else `$HOME/.cache/ply`, else `.ply-tables`);
 //! * `PLY_KALAH_TABLE_SEEDS`: seeds in play the tables cover (default by board size,
-//!   see [`default_table_seeds`]; `0` for none);
+//!   see [`default_table_seeds`], or more if the table file on disk holds more and
+//!   fits in half the free memory; `0` for none);
 //! * `PLY_HASH_MB`: transposition table MiB (default 1024, 8 when the tables cover
 //!   all but a few seeds);
 //! * `PLY_THREADS`: threads building endgame tables and solvers (default: the
@@ -34,7 +35,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use ply_core::games::kalah::solver::{EndgameTables, SharedSolverTable, SolverConfig};
+use ply_core::games::kalah::solver::{table_len, EndgameTables, SharedSolverTable, SolverConfig};
 use ply_core::games::kalah::Kalah;
 use ply_core::Game;
 
@@ -154,9 +155,24 @@ fn solve_with(
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let in_play = game.seeds_in_play();
-    let want = env
-        .table_seeds
-        .unwrap_or_else(|| default_table_seeds(rules.pits));
+    // By default, the default size or the file on disk if it holds more (built
+    // with a larger PLY_KALAH_TABLE_SEEDS once), as long as it takes at most half
+    // the memory free now.
+    let want = env.table_seeds.unwrap_or_else(|| {
+        let default = default_table_seeds(rules.pits);
+        match tables::seeds_on_disk(rules.pits, rules.empty_capture, env.tables_dir.clone()) {
+            Some(k) if k > default => {
+                let bytes = table_len(rules.pits, k.min(in_play)).unwrap_or(usize::MAX) as u64;
+                let fits = crate::memory::check_available(bytes.saturating_mul(2), "").is_ok();
+                if fits {
+                    k
+                } else {
+                    default
+                }
+            }
+            _ => default,
+        }
+    });
     // No point in tables beyond the seeds on the board.
     let seeds = want.min(in_play).min(120);
     let t0 = Instant::now();

@@ -285,6 +285,15 @@ fn read_full(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<()> {
     r.read_exact(buf)
 }
 
+/// The seeds in play the good table file at `path` for `pits` and the capture rule
+/// covers (its header checked, not its layers), if there is one.
+pub fn seeds_in(path: &Path, pits: u8, empty_capture: bool) -> Option<u32> {
+    let mut r = std::io::BufReader::new(fs::File::open(path).ok()?);
+    read_header(&mut r, pits, empty_capture)
+        .ok()
+        .map(|h| h.seeds)
+}
+
 /// What [`load`] found.
 #[derive(Debug)]
 pub struct Loaded {
@@ -463,6 +472,8 @@ mod tests {
         let l = load(&path, 3, true, 7, &mut v).unwrap();
         assert_eq!((l.layers, l.problem), (8, None));
         assert!(same(&v, &t[..table_len(3, 7).unwrap()]));
+        assert_eq!(seeds_in(&path, 3, true), Some(12));
+        assert_eq!(seeds_in(&path, 3, false), None);
         // No file: nothing, no problem.
         let mut v = Vec::new();
         let l = load(&dir.join("none.tbl"), 3, true, 7, &mut v).unwrap();
