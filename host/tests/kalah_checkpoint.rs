@@ -58,7 +58,7 @@ fn a_solve_stopped_at_several_points_and_resumed_gives_the_same_answer() {
     assert_eq!(whole.len(), 2 + 5);
     // Stopped once at each of these points (one solver, so the point is the same
     // every run), then resumed to the end.
-    for stop in ["70000", "250000", "450000", "650000"] {
+    for stop in ["70000", "200000", "350000", "500000"] {
         let ckpt = d.join(format!("at-{}.ckpt", stop));
         let ck = ckpt.to_str().unwrap();
         let o = ply(
@@ -224,7 +224,7 @@ fn ctrl_c_saves_the_checkpoint() {
                 .map(|(i, v)| format!("move {}: {}", i + 1, v)),
         )
         .collect();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ply"))
+    let child = Command::new(env!("CARGO_BIN_EXE_ply"))
         .args(["solve", "kalah:6x3", "--checkpoint", ckpt.to_str().unwrap()])
         .env("PLY_TABLES_DIR", &d)
         .env("PLY_KALAH_TABLE_SEEDS", "8")

@@ -27,6 +27,7 @@
 //! the end; `--resume` goes on from them.
 
 mod checkpoint;
+mod passes;
 mod scheduler;
 mod table_file;
 mod tables;

@@ -5,10 +5,15 @@
 //! 1. First guesses: a shallow search of each first move ([`KalahSolver::estimate`],
 //!    `PLY_GUESS_DEPTH` plies) gives its task a first guess and orders the moves
 //!    worst first: those cost most.
-//! 2. Tasks: the root first, then the moves. Once the root value `V` is known, each
-//!    move is searched below `V` (a best move's first pass proves it equal to `V`);
-//!    after its first pass a move may spend `PLY_KALAH_MOVE_NODES` nodes on its
-//!    exact value, else only the bounds proved so far are kept.
+//! 2. Tasks: the root first, then the moves, each solved by MTD(f) null-window
+//!    passes ([`KalahSolver::test`]) that the solvers take one at a time
+//!    (`passes.rs`): a solver takes the next pass of the first task nobody works on,
+//!    and where there is none (and, while the root is unsolved, before that) a pass
+//!    at another `beta` of a task under way, so every core works on the root until
+//!    it is solved and on the last moves at the end. Once the root value `V` is
+//!    known, each move is searched below `V` (a best move's first pass proves it
+//!    equal to `V`); after its first pass a move may spend `PLY_KALAH_MOVE_NODES`
+//!    nodes on its exact value, else only the bounds proved so far are kept.
 //! 3. Settling: a move whose budget ran out before `V` was known may not be proved
 //!    below `V` yet: one pass against `V` decides.
 //!
@@ -21,7 +26,7 @@
 //! first move's position for its own side to move; [`FirstMove`] turns those values
 //! into the root mover's, the one place that converts.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -34,6 +39,7 @@ use ply_core::search::for_player;
 use ply_core::{Game, Player};
 
 use super::checkpoint::TaskState;
+use super::passes::{Board, PassWatch, Pick};
 
 /// Bounds standing for "nothing known" on a value (beyond any Kalah margin).
 pub(super) const UNKNOWN: (i32, i32) = (-1000, 1000);
@@ -77,20 +83,33 @@ impl Proved {
             .collect()
     }
 
-    /// Task `i`'s value is proved to lie in `lo..=hi` as well.
-    fn narrow(&self, i: usize, (lo, hi): (i32, i32)) {
+    /// Task `i`'s value is proved to lie in `lo..=hi` as well. The root's value is
+    /// the best move's: bounds on the moves bound it too (it is at least every
+    /// move's lower bound and at most the largest upper bound), and it is done once
+    /// that makes it exact.
+    pub(super) fn narrow(&self, i: usize, (lo, hi): (i32, i32)) {
         let mut tasks = self.tasks.lock().unwrap_or_else(|e| e.into_inner());
-        let t = &mut tasks[i];
-        let (nlo, nhi) = (t.lo.max(lo), t.hi.min(hi));
-        if (nlo, nhi) != (t.lo, t.hi) && nlo <= nhi {
-            t.lo = nlo;
-            t.hi = nhi;
-            self.changed.store(true, Ordering::Relaxed);
+        let tighten = |t: &mut TaskState, lo: i32, hi: i32| {
+            let (nlo, nhi) = (t.lo.max(lo), t.hi.min(hi));
+            if (nlo, nhi) != (t.lo, t.hi) && nlo <= nhi {
+                t.lo = nlo;
+                t.hi = nhi;
+                self.changed.store(true, Ordering::Relaxed);
+            }
+        };
+        tighten(&mut tasks[i], lo, hi);
+        if i > 0 {
+            let lo = tasks[1..].iter().map(|t| t.lo).max().unwrap_or(UNKNOWN.0);
+            let hi = tasks[1..].iter().map(|t| t.hi).max().unwrap_or(UNKNOWN.1);
+            tighten(&mut tasks[0], lo, hi);
+            if tasks[0].lo == tasks[0].hi {
+                tasks[0].done = true;
+            }
         }
     }
 
     /// Task `i` is finished with the bounds `b`, having searched `nodes` more.
-    fn finish(&self, i: usize, b: (i32, i32), nodes: u64) {
+    pub(super) fn finish(&self, i: usize, b: (i32, i32), nodes: u64) {
         self.narrow(i, b);
         let mut tasks = self.tasks.lock().unwrap_or_else(|e| e.into_inner());
         tasks[i].done = true;
@@ -99,7 +118,7 @@ impl Proved {
     }
 
     /// Task `i` searched `nodes` more without finishing.
-    fn spent(&self, i: usize, nodes: u64) {
+    pub(super) fn spent(&self, i: usize, nodes: u64) {
         let mut tasks = self.tasks.lock().unwrap_or_else(|e| e.into_inner());
         tasks[i].nodes += nodes;
         self.changed.store(true, Ordering::Relaxed);
@@ -111,7 +130,7 @@ impl Proved {
     }
 
     /// The root's value, once it is exact.
-    fn root_value(&self) -> Option<i32> {
+    pub(super) fn root_value(&self) -> Option<i32> {
         let t = self.tasks.lock().unwrap_or_else(|e| e.into_inner())[0];
         (t.lo == t.hi).then_some(t.lo)
     }
@@ -213,6 +232,27 @@ impl FirstMove {
         let (lower, upper) = bounds_for_player(&self.child, self.me, bounds);
         let guess = for_player(&self.child, self.me, guess);
         let found = solver.solve_bounded(&self.child, lower, upper, guess, max_nodes, rep)?;
+        Ok(bounds_for_player(&self.child, self.me, found))
+    }
+
+    /// One pass: is the move's value (known to lie in `bounds`) at least `beta`?
+    /// The bounds narrowed by it ([`KalahSolver::test`]).
+    fn test(
+        &self,
+        solver: &mut KalahSolver<'_, SharedSolverTable<'_>>,
+        bounds: (i32, i32),
+        beta: i32,
+        rep: &mut Reporter<'_>,
+    ) -> Result<(i32, i32), Interrupted> {
+        let (lower, upper) = bounds_for_player(&self.child, self.me, bounds);
+        // For the opponent to move, "at least beta" for the root's mover is "at most
+        // -beta", that is "not at least 1 - beta", for the opponent.
+        let beta = if self.child.side_to_move() == self.me {
+            beta
+        } else {
+            1 - beta
+        };
+        let found = solver.test(&self.child, lower, upper, beta, rep)?;
         Ok(bounds_for_player(&self.child, self.me, found))
     }
 }
@@ -342,6 +382,7 @@ impl<'a> Job<'a> {
             out,
             shared,
             task: None,
+            pass: None,
             proved: self.proved,
             stop_nodes: self.stop_nodes,
             stopped_at_nodes: self.stopped_at_nodes,
@@ -368,10 +409,15 @@ impl<'a> Job<'a> {
     }
 
     /// The root value, bounds on every move's value, and the nodes searched: the
-    /// tasks done by up to `threads` solvers, each taking the next task when done
-    /// with one. The lines they send are passed to `progress` as they come, with a
-    /// line of what is proved (and the checkpoint saved) when that changes, at most
-    /// once a second.
+    /// tasks (`tasks`, in order) done by up to `threads` solvers as null-window
+    /// passes ([`KalahSolver::test`]). A solver takes the first task no solver works
+    /// on, with the next `beta` of its MTD(f) sequence; when there is none (and,
+    /// while the root is unsolved, before that) it helps a task under way with
+    /// another `beta` near its value, so no core idles while the root or the last
+    /// moves are being solved. A pass whose `beta` the others' passes have decided
+    /// meanwhile is stopped. The lines the solvers send are passed to `progress` as
+    /// they come, with a line of what is proved (and the checkpoint saved) when that
+    /// changes, at most once a second.
     fn run_tasks(
         &self,
         moves: &[FirstMove],
@@ -382,73 +428,91 @@ impl<'a> Job<'a> {
         shared: Shared<'_>,
     ) -> Result<Solved, String> {
         let root_guess = estimates.iter().copied().max().unwrap_or(0);
-        let next = AtomicUsize::new(0);
         let total_nodes = AtomicU64::new(0);
-        let solvers = self.threads.min(tasks.len()).max(1);
         let elapsed = || self.start.elapsed().as_secs_f64();
         let names: Vec<String> = moves
             .iter()
             .map(|m| self.root.display_move(m.mv).to_string())
             .collect();
+        // Every final margin has the parity of the seeds on the board.
+        let seeds = self.root.seeds_in_play()
+            + self.root.store(Player::First)
+            + self.root.store(Player::Second);
+        let board = Board::new(
+            std::iter::once(root_guess)
+                .chain(estimates.iter().copied())
+                .collect(),
+            (seeds & 1) as i32,
+            tasks.iter().map(|t| t.item()).collect(),
+        );
+        let solvers = self.threads.max(1);
         let worker = |tx: mpsc::Sender<String>| -> Result<(), String> {
             let mut solver = self.solver()?;
             let mut rep = self.reporter(String::new(), tx.clone(), shared);
             let result = (|| -> Result<(), String> {
                 loop {
-                    let k = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&task) = tasks.get(k) else {
-                        return Ok(());
+                    let a = match board.pick(self.proved, self.move_nodes) {
+                        Pick::Done => return Ok(()),
+                        Pick::Wait => {
+                            if shared.stop.load(Ordering::Relaxed) {
+                                return Err(Interrupted.to_string());
+                            }
+                            continue;
+                        }
+                        Pick::Pass(a) => a,
                     };
-                    let before = solver.nodes();
-                    let item = task.item();
+                    let task = if a.item == 0 {
+                        Task::Root
+                    } else {
+                        Task::Move(a.item - 1)
+                    };
+                    rep.label = match task {
+                        Task::Root => "root".to_string(),
+                        Task::Move(i) => format!("pit {}", names[i]),
+                    };
                     rep.task = Some(Conversion::of(task, self.root, moves));
-                    // What earlier runs proved (resuming), and for a move, the root's
-                    // value: no move is worth more.
-                    let known = self.proved.snapshot()[item];
+                    rep.pass = Some(PassWatch {
+                        beta: board.canonical(a.beta),
+                        budget: a.budget,
+                        nodes: 0,
+                        over_budget: false,
+                    });
+                    let before = solver.nodes();
                     let found = match task {
                         Task::Root => {
-                            rep.label = "root".to_string();
-                            solver.solve_bounded(
-                                self.root,
-                                known.lo,
-                                known.hi,
-                                root_guess.clamp(known.lo, known.hi),
-                                u64::MAX,
-                                &mut rep,
-                            )
+                            solver.test(self.root, a.bounds.0, a.bounds.1, a.beta, &mut rep)
                         }
-                        Task::Move(i) => {
-                            rep.label = format!("pit {}", names[i]);
-                            let upper = self.proved.root_value().unwrap_or(UNKNOWN.1);
-                            let (lo, hi) = (known.lo, known.hi.min(upper));
-                            moves[i].solve_bounded(
-                                &mut solver,
-                                (lo, hi),
-                                estimates[i].clamp(lo, hi),
-                                self.move_nodes,
-                                &mut rep,
-                            )
-                        }
+                        Task::Move(i) => moves[i].test(&mut solver, a.bounds, a.beta, &mut rep),
                     };
+                    let watch = rep.pass.take().expect("set above");
                     rep.task = None;
                     let spent = solver.nodes() - before;
-                    let (lo, hi) = match found {
-                        Ok(b) => b,
-                        Err(e) => {
-                            self.proved.spent(item, spent);
-                            return Err(e.to_string());
-                        }
-                    };
-                    self.proved.finish(item, (lo, hi), spent);
-                    let what = match task {
-                        Task::Root => format!("root: value {}", lo),
-                        Task::Move(i) if lo == hi => format!("pit {}: value {}", names[i], lo),
-                        Task::Move(i) => format!(
-                            "pit {}: value {}..={} (node budget spent)",
-                            names[i], lo, hi
-                        ),
-                    };
-                    let _ = tx.send(format!("{:>7.1} s {} ({} nodes)", elapsed(), what, spent));
+                    let global_stop =
+                        found.is_err() && !watch.over_budget && shared.stop.load(Ordering::Relaxed);
+                    if global_stop {
+                        board.abandon(&a, self.proved, spent);
+                        return Err(Interrupted.to_string());
+                    }
+                    if let Some((lo, hi, nodes)) = board.finish(
+                        &a,
+                        found.ok(),
+                        watch.over_budget,
+                        spent,
+                        self.proved,
+                        self.move_nodes,
+                    ) {
+                        let what = match task {
+                            Task::Root => format!("root: value {}", lo),
+                            Task::Move(i) if lo == hi => {
+                                format!("pit {}: value {}", names[i], lo)
+                            }
+                            Task::Move(i) => format!(
+                                "pit {}: value {}..={} (node budget spent)",
+                                names[i], lo, hi
+                            ),
+                        };
+                        let _ = tx.send(format!("{:>7.1} s {} ({} nodes)", elapsed(), what, nodes));
+                    }
                 }
             })();
             total_nodes.fetch_add(solver.nodes(), Ordering::Relaxed);
@@ -456,6 +520,7 @@ impl<'a> Job<'a> {
                 // Stop the others too.
                 shared.stop.store(true, Ordering::Relaxed);
             }
+            board.wake_all();
             result
         };
         let solved: Result<(), String> = std::thread::scope(|s| {
@@ -513,7 +578,7 @@ impl<'a> Job<'a> {
             moves: moves
                 .iter()
                 .zip(&state[1..])
-                .map(|(m, t)| (m.mv, (t.lo, t.hi)))
+                .map(|(m, t)| (m.mv, (t.lo, t.hi.min(value))))
                 .collect(),
             nodes: total_nodes.load(Ordering::Relaxed),
         })
@@ -568,6 +633,9 @@ struct Reporter<'a> {
     shared: Shared<'a>,
     /// The task whose bounds the exact passes prove, if any.
     task: Option<Conversion>,
+    /// The pass under way, if any: stopped once its `beta` is decided or its
+    /// budget spent.
+    pass: Option<PassWatch>,
     proved: &'a Proved,
     stop_nodes: Option<u64>,
     stopped_at_nodes: &'a AtomicBool,
@@ -610,6 +678,22 @@ impl SolveControl for Reporter<'_> {
                 self.shared.stop.store(true, Ordering::Relaxed);
             }
         }
-        self.shared.stop.load(Ordering::Relaxed)
+        if self.shared.stop.load(Ordering::Relaxed) {
+            return true;
+        }
+        if let (Some(w), Some(c)) = (&mut self.pass, self.task) {
+            w.nodes += 1 << 16;
+            if w.nodes >= w.budget {
+                w.over_budget = true;
+                return true;
+            }
+            // Stop a pass whose test the other passes have decided.
+            let state = self.proved.snapshot();
+            let (lo, hi) = Board::bounds(&state, c.item);
+            if state[c.item].done || w.beta <= lo || w.beta > hi {
+                return true;
+            }
+        }
+        false
     }
 }
