@@ -319,26 +319,6 @@ pub fn environment_from(get: impl Fn(&str) -> Option<OsString>) -> Result<Enviro
     })
 }
 
-/// The error when `--checkpoint FILE` exists and `--resume` was not given.
-pub fn checkpoint_exists_error(path: &Path) -> String {
-    format!(
-        "--checkpoint {} exists: add --resume to go on from it, or remove it to start again",
-        quote(&path.to_string_lossy())
-    )
-}
-
-/// Checks `--checkpoint PATH` before any work: a file that can be written (as
-/// [`output_file`] checks), and one that does not exist yet unless `resume` (whether
-/// an existing one is a good checkpoint of this command is checked when the job is
-/// known, still before any work).
-pub fn checkpoint(path: &Path, resume: bool) -> Result<(), String> {
-    output_file(path, "--checkpoint")?;
-    if !resume && path.exists() {
-        return Err(checkpoint_exists_error(path));
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

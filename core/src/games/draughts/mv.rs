@@ -221,8 +221,7 @@ mod tests {
     #[test]
     fn simple_move_slots_are_the_hashed_slots() {
         for from in 0..32u8 {
-            for d in 0..4 {
-                let to = NEIGHBOUR[from as usize][d];
+            for (d, &to) in NEIGHBOUR[from as usize].iter().enumerate() {
                 if to == super::super::board::NONE {
                     continue;
                 }
