@@ -677,7 +677,7 @@ impl<G: Game, E: Evaluator<G>, C: Clock, T: Table> Engine<G, E, C, T> {
 
 /// Folds a move into a history slot with FxHash-style mixing of its `Hash` bytes:
 /// [`history_slot_of_bytes`] of the bytes its `Hash` writes. The default of
-/// [`Game::history_slot`](crate::Game::history_slot).
+/// [`Game::history_slot`].
 pub fn history_slot<M: Hash>(mv: &M) -> usize {
     struct Fx(u64);
     impl Hasher for Fx {
@@ -709,7 +709,7 @@ const fn slot_of_hash(h: u64) -> usize {
 
 /// The history slot of a move whose `Hash` writes exactly `bytes` (as
 /// [`history_slot`] computes it), in a `const` context: a game's table of slots
-/// ([`Game::history_slot`](crate::Game::history_slot)) is built with it.
+/// ([`Game::history_slot`]) is built with it.
 pub const fn history_slot_of_bytes(bytes: &[u8]) -> usize {
     let mut h = 0;
     let mut i = 0;
