@@ -316,11 +316,14 @@ impl Evaluator<ConnectFour> for OpenLines {
         let mut score = 0;
         for &s in &[COLUMN_BITS, COLUMN_BITS + 1, COLUMN_BITS - 1, 1] {
             for start in 0..(WIDTH * COLUMN_BITS) {
+                if start + 3 * s >= 64 {
+                    continue;
+                }
                 let line = (1u64 << start)
                     | (1u64 << (start + s))
                     | (1u64 << (start + 2 * s))
                     | (1u64 << (start + 3 * s));
-                if line & !BOARD != 0 || start + 3 * s >= 64 {
+                if line & !BOARD != 0 {
                     continue;
                 }
                 let (m, t) = ((line & mine).count_ones(), (line & theirs).count_ones());

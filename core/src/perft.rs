@@ -3,6 +3,13 @@
 //! The standard check of a move generator against published counts. A finished game
 //! is a leaf with no children (it contributes nothing below its own ply). The last
 //! ply is bulk-counted through [`Game::count_moves`].
+//!
+//! [`perft_tabled`] counts the same leaves with a table of exact counts in caller
+//! memory ([`table`]).
+
+pub mod table;
+
+pub use table::{perft_tabled, BucketTable, PerftBucket, PerftKey, PerftTable};
 
 use crate::game::Game;
 

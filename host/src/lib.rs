@@ -21,6 +21,7 @@
 
 pub mod clock;
 pub mod commands;
+pub mod distributed;
 pub mod games;
 pub mod interrupt;
 pub mod kalah_solve;

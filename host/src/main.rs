@@ -26,6 +26,31 @@ struct PositionArgs {
     after: Vec<String>,
 }
 
+/// Long jobs: a checkpoint to resume from (and, under `mpirun` or `srun` with the
+/// `mpi` feature, the work dealt out to the ranks: docs/mpi.md).
+#[derive(clap::Args, Debug, Clone)]
+struct CheckpointArgs {
+    /// Keep the finished work items in this file (written atomically, at most once a
+    /// second and when the run ends or is stopped); it must not exist unless --resume.
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<std::path::PathBuf>,
+    /// Go on from the --checkpoint file of the same command, computing only the items
+    /// it lacks (a missing file starts afresh).
+    #[arg(long, requires = "checkpoint")]
+    resume: bool,
+}
+
+impl CheckpointArgs {
+    /// The runner's options; `command` names what the results depend on.
+    fn options(self, command: String) -> ply_host::distributed::Options {
+        ply_host::distributed::Options {
+            checkpoint: self.checkpoint,
+            resume: self.resume,
+            command,
+        }
+    }
+}
+
 #[derive(clap::Args, Debug, Clone)]
 struct BudgetArgs {
     /// Search to this depth in plies.
@@ -60,6 +85,13 @@ enum Command {
         /// pieces once (checkers).
         #[arg(long)]
         unique: bool,
+        /// The table of exact counts in MiB (1 to 65536, within the free memory;
+        /// rounded down to a power of two). Default: from the depth and the free
+        /// memory, for depth 6 or more of a game with a perft key.
+        #[arg(long)]
+        hash_mb: Option<usize>,
+        #[command(flatten)]
+        checkpoint: CheckpointArgs,
     },
     /// List the legal moves, one per line.
     Moves {
@@ -107,6 +139,14 @@ enum Command {
         game: String,
         #[command(flatten)]
         pos: PositionArgs,
+        /// Save what the solve has proved to this file as it goes (whenever that
+        /// changes, at most once a second, on Ctrl-C and at the end); it must not
+        /// exist unless --resume (kalah only).
+        #[arg(long)]
+        checkpoint: Option<std::path::PathBuf>,
+        /// Go on from the --checkpoint file of the same solve.
+        #[arg(long, requires = "checkpoint")]
+        resume: bool,
     },
     /// Play a game: human or AI on each side.
     Play {
@@ -220,6 +260,8 @@ enum Command {
         /// Adjudicate a draw after this many plies.
         #[arg(long, default_value_t = 1000)]
         max_plies: u32,
+        #[command(flatten)]
+        checkpoint: CheckpointArgs,
     },
 }
 
@@ -232,8 +274,19 @@ fn check_settings(command: &Command) -> Result<(), String> {
     use ply_host::settings;
     settings::environment()?;
     match command {
-        Command::Perft { threads, .. } => {
+        Command::Perft {
+            threads,
+            hash_mb,
+            checkpoint,
+            ..
+        } => {
             settings::threads(*threads, "--threads")?;
+            if let Some(mb) = hash_mb {
+                settings::hash_mb(*mb, "--hash-mb")?;
+            }
+            if let Some(path) = &checkpoint.checkpoint {
+                settings::checkpoint(path, checkpoint.resume)?;
+            }
         }
         Command::Search {
             threads,
@@ -264,18 +317,40 @@ fn check_settings(command: &Command) -> Result<(), String> {
             }
         }
         Command::Tournament {
-            threads, results, ..
+            threads,
+            results,
+            checkpoint,
+            ..
         } => {
             if let Some(n) = threads {
                 settings::threads(*n, "--threads")?;
             }
-            if let Some(path) = results {
+            if let Some(path) = &checkpoint.checkpoint {
+                settings::checkpoint(path, checkpoint.resume)?;
+            }
+            // Only rank 0 of an MPI run writes the results.
+            if let (Some(path), false) = (results, ply_host::distributed::other_rank()) {
                 settings::output_file(std::path::Path::new(path), "--results")?;
             }
         }
-        Command::Moves { .. } | Command::Solve { .. } => {}
+        Command::Solve {
+            checkpoint, resume, ..
+        } => {
+            if let Some(path) = checkpoint {
+                settings::checkpoint(path, *resume)?;
+            }
+        }
+        Command::Moves { .. } => {}
     }
-    Ok(())
+    // Commands not yet dealt out to the ranks of an MPI run.
+    match command {
+        Command::Moves { .. } => ply_host::distributed::one_process_only("moves"),
+        Command::Search { .. } => ply_host::distributed::one_process_only("search"),
+        Command::Solve { .. } => ply_host::distributed::one_process_only("solve"),
+        Command::Play { .. } => ply_host::distributed::one_process_only("play"),
+        Command::Bench { .. } => ply_host::distributed::one_process_only("bench"),
+        Command::Perft { .. } | Command::Tournament { .. } => Ok(()),
+    }
 }
 
 fn run(cli: Cli) -> Result<(), String> {
@@ -288,6 +363,8 @@ fn run(cli: Cli) -> Result<(), String> {
             divide,
             threads,
             unique,
+            hash_mb,
+            checkpoint,
         } => {
             if depth > MAX_PERFT_DEPTH {
                 return Err(format!(
@@ -295,6 +372,12 @@ fn run(cli: Cli) -> Result<(), String> {
                     depth, MAX_PERFT_DEPTH
                 ));
             }
+            // What the count depends on (not --threads, --divide or the ranks).
+            let command = command_line(
+                &["perft", &game, &depth.to_string()],
+                &pos,
+                &[("--unique", unique.then(String::new))],
+            );
             with_game(
                 &game,
                 perft::Perft {
@@ -304,6 +387,8 @@ fn run(cli: Cli) -> Result<(), String> {
                     divide,
                     threads,
                     unique,
+                    hash_mb,
+                    distributed: checkpoint.options(command),
                 },
             )
             .map(drop)
@@ -379,11 +464,17 @@ fn run(cli: Cli) -> Result<(), String> {
             },
         )
         .map(drop),
-        Command::Solve { game, pos } => with_game(
+        Command::Solve {
+            game,
+            pos,
+            checkpoint,
+            resume,
+        } => with_game(
             &game,
             solve::Solve {
                 position: pos.position,
                 after: pos.after,
+                options: ply_host::games::SolveOptions { checkpoint, resume },
             },
         )
         .map(drop),
@@ -420,8 +511,24 @@ fn run(cli: Cli) -> Result<(), String> {
             results,
             minimax,
             seed,
+            checkpoint,
             ..
         } => {
+            // What the games depend on (not --threads, the games played at once).
+            let command = command_line(
+                &["tournament", &game],
+                &PositionArgs {
+                    position: None,
+                    after: Vec::new(),
+                },
+                &[
+                    ("--strategies", Some(list.clone())),
+                    ("--depth", Some(depth.to_string())),
+                    ("--games-per-pair", Some(games_per_pair.to_string())),
+                    ("--minimax", minimax.then(String::new)),
+                    ("--seed", Some(seed.to_string())),
+                ],
+            );
             let cfg = tournament::round_robin::RoundRobin {
                 // Explicit weights contain commas: then the list is split on ';'.
                 strategies: list
@@ -435,6 +542,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 minimax,
                 seed,
                 progress: true,
+                distributed: checkpoint.options(command),
             };
             tournament::round_robin::run_round_robin(&game, &cfg).map(drop)
         }
@@ -447,21 +555,66 @@ fn run(cli: Cli) -> Result<(), String> {
             seed,
             max_plies,
             threads,
+            checkpoint,
             ..
-        } => with_game(
-            &game,
-            tournament::Tournament {
-                a: a.ok_or("--a is required")?,
-                b: b.ok_or("--b is required")?,
-                games,
-                random_plies,
-                seed,
-                max_plies,
-                threads: threads.unwrap_or_else(ply_host::parallel::cores),
-            },
-        )
-        .map(drop),
+        } => {
+            let a = a.ok_or("--a is required")?;
+            let b = b.ok_or("--b is required")?;
+            // What the games depend on (--threads as given: its default is each
+            // machine's cores).
+            let command = command_line(
+                &["tournament", &game],
+                &PositionArgs {
+                    position: None,
+                    after: Vec::new(),
+                },
+                &[
+                    ("--a", Some(a.clone())),
+                    ("--b", Some(b.clone())),
+                    ("--games", Some(games.to_string())),
+                    ("--random-plies", Some(random_plies.to_string())),
+                    ("--seed", Some(seed.to_string())),
+                    ("--max-plies", Some(max_plies.to_string())),
+                    ("--threads", threads.map(|n| n.to_string())),
+                ],
+            );
+            with_game(
+                &game,
+                tournament::Tournament {
+                    a,
+                    b,
+                    games,
+                    random_plies,
+                    seed,
+                    max_plies,
+                    threads: threads.unwrap_or_else(ply_host::parallel::cores),
+                    distributed: checkpoint.options(command),
+                },
+            )
+            .map(drop)
+        }
     }
+}
+
+/// The arguments a job's results depend on as a command line (`ply perft checkers 11
+/// --unique`): the fingerprint a checkpoint keeps. `options` without a value are
+/// flags; `None` leaves an option out.
+fn command_line(words: &[&str], pos: &PositionArgs, options: &[(&str, Option<String>)]) -> String {
+    let mut line = format!("ply {}", words.join(" "));
+    if let Some(p) = &pos.position {
+        line += &format!(" --position {:?}", p);
+    }
+    if !pos.after.is_empty() {
+        line += &format!(" --after {}", pos.after.join(" "));
+    }
+    for (name, value) in options {
+        match value.as_deref() {
+            None => {}
+            Some("") => line += &format!(" {}", name),
+            Some(v) => line += &format!(" {} {}", name, v),
+        }
+    }
+    line
 }
 
 /// An error line: one line ([`ply_host::interrupt::one_line`]) of at most
@@ -469,7 +622,7 @@ fn run(cli: Cli) -> Result<(), String> {
 /// failure to write it is ignored: there is nowhere left to report it).
 fn error_line(text: &str) {
     let line = ply_host::quote::cap_line(&ply_host::interrupt::one_line(text));
-    ply_host::errln!("{}", line);
+    ply_host::errln!("{}", ply_host::distributed::error_line(&line));
 }
 
 fn main() -> ExitCode {

@@ -115,6 +115,11 @@ fn meminfo(key: &str) -> Option<u64> {
     Some(kib.saturating_mul(1024))
 }
 
+/// The memory free now in bytes (Linux's `MemAvailable`), if it can be read.
+pub fn available_memory() -> Option<u64> {
+    meminfo("MemAvailable")
+}
+
 /// The machine's memory in bytes (Linux's `MemTotal`), if it can be read.
 fn total_memory() -> Option<u64> {
     meminfo("MemTotal")

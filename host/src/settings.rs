@@ -13,6 +13,7 @@
 //! | `PLY_THREADS` | 1 to [`max_threads`] |
 //! | `PLY_GUESS_DEPTH` | 0 to [`MAX_GUESS_DEPTH`] |
 //! | `PLY_KALAH_MOVE_NODES` | 0 to 18446744073709551615, or `max` |
+//! | `PLY_KALAH_STOP_NODES` | 1 to 18446744073709551615 (a test hook: `ply solve kalah` stops as on Ctrl-C after about that many nodes) |
 //!
 //! Thread counts (`--threads`, `PLY_THREADS`) are bounded by [`max_threads`]: at most
 //! [`THREADS_PER_CORE`] per core of the machine and at most [`MAX_THREADS`]. More
@@ -103,6 +104,28 @@ pub fn hash_mb(mb: usize, setting: &str) -> Result<usize, String> {
     Ok(mb)
 }
 
+/// `ply perft --hash-mb`: refused for a game (named `game`) whose positions have no
+/// exact perft key (`key_bits` 0, [`ply_core::perft::PerftKey`]), which perft
+/// counts without a table, and for a count that is `distributed` (checkpointed, or
+/// dealt out to MPI ranks), which counts without the table for now.
+pub fn perft_hash_mb(key_bits: u32, game: &str, distributed: bool) -> Result<(), String> {
+    if distributed {
+        Err(
+            "--hash-mb is not available with --checkpoint or under an MPI launcher: \
+             a distributed perft counts without the table"
+                .into(),
+        )
+    } else if key_bits == 0 {
+        Err(format!(
+            "--hash-mb is not available for {}: its positions have no exact perft key \
+             (perft counts it without a table)",
+            game
+        ))
+    } else {
+        Ok(())
+    }
+}
+
 /// Checks, before any work, that `path` (given as `setting`, e.g. `--plot`) can be
 /// written: not empty, not a directory, in a directory that exists, where a file
 /// can be created. The check creates the temporary the result will be written to
@@ -141,6 +164,22 @@ pub fn output_file(path: &Path, setting: &str) -> Result<(), String> {
         .map_err(|e| format!("{} {}: cannot write there: {}", setting, shown, e))
 }
 
+/// Checks `--checkpoint PATH` before any work: a file that can be written (as
+/// [`output_file`] checks), and one that does not exist yet unless `resume` (whether
+/// an existing one is a good checkpoint of this command is checked when the job is
+/// known, still before any work). Only the process that writes it checks: on the
+/// other ranks of an MPI run, which may not even see the file, this does nothing.
+pub fn checkpoint(path: &Path, resume: bool) -> Result<(), String> {
+    if crate::distributed::other_rank() {
+        return Ok(());
+    }
+    output_file(path, "--checkpoint")?;
+    if !resume && path.exists() {
+        return Err(crate::distributed::coordinator::exists_error(path));
+    }
+    Ok(())
+}
+
 /// The `PLY_*` environment variables, parsed and checked ([`environment`]). `None`:
 /// the variable is unset (the default applies).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -158,6 +197,9 @@ pub struct Environment {
     /// `PLY_KALAH_MOVE_NODES`: the node budget of each first move's exact value
     /// (`max` is `u64::MAX`).
     pub move_nodes: Option<u64>,
+    /// `PLY_KALAH_STOP_NODES`: stop the Kalah solve as Ctrl-C would after about this
+    /// many nodes (the test hook of `ply solve --resume`).
+    pub stop_nodes: Option<u64>,
 }
 
 /// The names of the variables [`environment`] reads.
@@ -168,6 +210,7 @@ pub const VARIABLES: &[&str] = &[
     "PLY_THREADS",
     "PLY_GUESS_DEPTH",
     "PLY_KALAH_MOVE_NODES",
+    "PLY_KALAH_STOP_NODES",
 ];
 
 /// Reads and checks every `PLY_*` variable ply uses; the first bad one is an error
@@ -264,6 +307,7 @@ pub fn environment_from(get: impl Fn(&str) -> Option<OsString>) -> Result<Enviro
     let guess_depth =
         number("PLY_GUESS_DEPTH", 0, u64::from(MAX_GUESS_DEPTH), " (plies)")?.map(|n| n as u32);
     let move_nodes = number("PLY_KALAH_MOVE_NODES", 0, u64::MAX, ", or max")?;
+    let stop_nodes = number("PLY_KALAH_STOP_NODES", 1, u64::MAX, "")?;
     Ok(Environment {
         tables_dir,
         table_seeds,
@@ -271,6 +315,7 @@ pub fn environment_from(get: impl Fn(&str) -> Option<OsString>) -> Result<Enviro
         threads,
         guess_depth,
         move_nodes,
+        stop_nodes,
     })
 }
 
@@ -305,6 +350,7 @@ mod tests {
             ("PLY_THREADS", "1"),
             ("PLY_GUESS_DEPTH", "64"),
             ("PLY_KALAH_MOVE_NODES", "max"),
+            ("PLY_KALAH_STOP_NODES", "1000"),
         ])
         .unwrap();
         assert_eq!(e.tables_dir, Some(PathBuf::from("/tmp/t")));
@@ -313,6 +359,7 @@ mod tests {
         assert_eq!(e.threads, Some(1));
         assert_eq!(e.guess_depth, Some(64));
         assert_eq!(e.move_nodes, Some(u64::MAX));
+        assert_eq!(e.stop_nodes, Some(1000));
         assert_eq!(
             env(&[("PLY_KALAH_MOVE_NODES", "18446744073709551615")])
                 .unwrap()
@@ -357,6 +404,16 @@ mod tests {
                 "PLY_GUESS_DEPTH='4294967297' is out of range",
             ),
             ("PLY_THREADS", "0", "PLY_THREADS='0' is out of range"),
+            (
+                "PLY_KALAH_STOP_NODES",
+                "0",
+                "PLY_KALAH_STOP_NODES='0' is out of range: expected a whole number 1 to",
+            ),
+            (
+                "PLY_KALAH_STOP_NODES",
+                "max",
+                "PLY_KALAH_STOP_NODES='max' is not a number",
+            ),
             (
                 "PLY_THREADS",
                 "100000",
@@ -410,6 +467,19 @@ mod tests {
     }
 
     #[test]
+    fn perft_tables_need_a_key() {
+        assert_eq!(perft_hash_mb(97, "checkers", false), Ok(()));
+        let e = perft_hash_mb(97, "checkers", true).unwrap_err();
+        assert!(e.contains("--checkpoint"), "{}", e);
+        let e = perft_hash_mb(0, "halma", false).unwrap_err();
+        assert!(
+            e.starts_with("--hash-mb is not available for halma"),
+            "{}",
+            e
+        );
+    }
+
+    #[test]
     fn output_files_are_checked_and_nothing_is_left() {
         let dir = std::env::temp_dir().join(format!("ply-settings-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
@@ -425,6 +495,30 @@ mod tests {
         assert!(output_file(Path::new(""), "--plot")
             .unwrap_err()
             .contains("empty"));
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn checkpoints_are_checked_before_the_work() {
+        let dir = std::env::temp_dir().join(format!("ply-settings-ckpt-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("run.ckpt");
+        checkpoint(&path, false).unwrap();
+        checkpoint(&path, true).unwrap();
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+        std::fs::write(&path, b"x").unwrap();
+        let e = checkpoint(&path, false).unwrap_err();
+        assert!(e.contains("exists: add --resume"), "{}", e);
+        checkpoint(&path, true).unwrap();
+        let e = checkpoint(&dir.join("no/run.ckpt"), true).unwrap_err();
+        assert!(
+            e.starts_with("--checkpoint ") && e.contains("does not exist"),
+            "{}",
+            e
+        );
+        let e = checkpoint(&dir, true).unwrap_err();
+        assert!(e.contains("is a directory"), "{}", e);
         let _ = std::fs::remove_dir_all(dir);
     }
 }

@@ -13,7 +13,7 @@ use ply_core::games::kalah::solver::{
 };
 use ply_core::games::kalah::{KalahEval, KalahRules};
 use ply_core::games::{Draughts, Halma16, Halma8, Kalah, TicTacToe};
-use ply_core::perft::perft;
+use ply_core::perft::{perft, perft_tabled, BucketTable, PerftBucket, PerftKey};
 use ply_core::search::Evaluator;
 use ply_core::search::{
     alphabeta, minimax, Engine, EngineConfig, Limits, NoClock, RandomEval, TtEntry,
@@ -163,4 +163,31 @@ fn draughts_both_variants_allocate_nothing() {
 fn halma_both_boards_allocate_nothing() {
     assert_no_allocation(Halma8::start(Default::default()), Manhattan, 3, 3);
     assert_no_allocation(Halma16::start(Default::default()), Racer::default(), 2, 2);
+}
+
+/// Perft through a table in caller memory, once filling it and once answered from
+/// it, allocates nothing.
+fn assert_tabled_perft_allocates_nothing<G: PerftKey>(start: G, depth: u32) {
+    let bits = G::perft_key_bits(start.rules()).max(1);
+    let mut buckets = vec![PerftBucket::EMPTY; 1 << 10];
+    let expected = perft(&start, depth);
+    let (n, counts) = allocations(|| {
+        let mut table = BucketTable::new(&mut buckets[..], bits);
+        let first = perft_tabled(&start, depth, &mut table);
+        (first, perft_tabled(&start, depth, &mut table))
+    });
+    assert_eq!(counts, (expected, expected));
+    assert_eq!(n, 0, "{}: tabled perft allocated {} times", start, n);
+}
+
+#[test]
+fn tabled_perft_allocates_nothing() {
+    assert_tabled_perft_allocates_nothing(TicTacToe::new(), 9);
+    assert_tabled_perft_allocates_nothing(Kalah::start(KalahRules::default()), 7);
+    for spec in ["english", "calgary", "english:unique"] {
+        let start = Draughts::start(Draughts::parse_rules(spec).unwrap());
+        assert_tabled_perft_allocates_nothing(start, 8);
+    }
+    assert_tabled_perft_allocates_nothing(Halma8::start(Default::default()), 4);
+    assert_tabled_perft_allocates_nothing(Halma16::start(Default::default()), 2);
 }

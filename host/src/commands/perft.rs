@@ -1,4 +1,12 @@
-//! `ply perft GAME DEPTH [--position P] [--after M...] [--divide] [--threads N]`.
+//! `ply perft GAME DEPTH [--position P] [--after M...] [--divide] [--threads N]
+//! [--hash-mb M]`.
+//!
+//! A game with an exact perft key ([`ply_core::perft::PerftKey`]) is counted with a
+//! table of exact counts shared by the threads
+//! ([`crate::parallel::perft::perft_tabled`]): `--hash-mb` sizes it, otherwise its
+//! size follows the depth and the memory free ([`auto_table_bytes`]). Games without
+//! a key, and without `--hash-mb` depths below [`TABLE_FROM_DEPTH`] and games that
+//! rarely transpose ([`HostGame::PERFT_TABLE_BY_DEFAULT`]), are counted without one.
 
 use std::time::Instant;
 
@@ -7,8 +15,24 @@ use ply_core::Game;
 
 use crate::commands::{rate, secs};
 use crate::games::HostGame;
+use crate::parallel::perft::TabledStatus;
+use crate::parallel::SharedPerftTable;
 use crate::position::setup;
 use crate::spec::GameCommand;
+
+/// Without `--hash-mb`, perft of this depth or more uses a table (shallower counts
+/// take milliseconds without one).
+pub const TABLE_FROM_DEPTH: u32 = 6;
+
+/// The table size without `--hash-mb`: half the memory free now, at most
+/// `2^(depth + 13)` bytes (8 MiB for depth 10, 128 MiB for 14, 2 GiB for 18) and at
+/// least 1 MiB, rounded down to a power of two (the table's sizes).
+pub fn auto_table_bytes(depth: u32) -> u64 {
+    let free = crate::memory::available_memory().unwrap_or(1 << 30) / 2;
+    let by_depth = 1u64 << (depth + 13).min(40);
+    let bytes = free.min(by_depth).max(1 << 20);
+    1 << (63 - bytes.leading_zeros())
+}
 
 /// Perft from a position.
 #[derive(Clone, Debug)]
@@ -25,6 +49,11 @@ pub struct Perft {
     pub threads: usize,
     /// Count capture paths with the same result once (games with capture paths).
     pub unique: bool,
+    /// The table size in MiB (`None`: chosen from the depth and the free memory).
+    pub hash_mb: Option<usize>,
+    /// `--checkpoint` and `--resume`; under an MPI launcher the count is dealt out to
+    /// the ranks ([`crate::distributed`]).
+    pub distributed: crate::distributed::Options,
 }
 
 impl GameCommand for Perft {
@@ -35,7 +64,31 @@ impl GameCommand for Perft {
         } else {
             rules
         };
+        let key_bits = G::perft_key_bits(rules);
+        if self.hash_mb.is_some() {
+            crate::settings::perft_hash_mb(key_bits, G::NAME, self.distributed.wanted())?;
+        }
         let game: G = setup(rules, self.position.as_deref(), &self.after)?;
+        if self.distributed.wanted() {
+            return crate::distributed::perft::run(
+                &game,
+                self.depth,
+                self.divide,
+                self.threads,
+                &self.distributed,
+            );
+        }
+        let table_bytes = match self.hash_mb {
+            Some(mb) => Some((mb as u64) << 20),
+            None if key_bits > 0 && G::PERFT_TABLE_BY_DEFAULT && self.depth >= TABLE_FROM_DEPTH => {
+                Some(auto_table_bytes(self.depth))
+            }
+            None => None,
+        };
+        if let Some(bytes) = table_bytes {
+            let table = SharedPerftTable::new(bytes, key_bits)?;
+            return run_tabled(&game, &self, &table);
+        }
         let t = Instant::now();
         let total = if self.threads != 1 {
             let err = |e: crate::parallel::ParallelError| e.to_string();
@@ -65,6 +118,82 @@ impl GameCommand for Perft {
         crate::outln!("time: {}", secs(s))?;
         crate::outln!("leaves/s: {}", rate(total, s))?;
         Ok(total)
+    }
+}
+
+/// Perft with `table` on `perft.threads` threads, `--divide` included; prints the
+/// result, the time and the table's size and hit rate.
+fn run_tabled<G: HostGame>(
+    game: &G,
+    perft: &Perft,
+    table: &SharedPerftTable,
+) -> Result<u64, String> {
+    let t = Instant::now();
+    let mut progress = crate::interrupt::Progress::new();
+    let mut sum = TabledStatus::default();
+    let count = |g: &G,
+                 depth: u32,
+                 what: &str,
+                 sum: &mut TabledStatus,
+                 progress: &mut crate::interrupt::Progress| {
+        let s = crate::parallel::perft::perft_tabled(g, depth, perft.threads, table, &mut |s| {
+            let elapsed = progress.elapsed();
+            progress.tick(|| {
+                format!(
+                    "perft: {}{}/{} subtrees at ply {}, {} leaves, {}, table {:.1}% hits, {:.1}% full",
+                    what,
+                    s.done,
+                    s.subtrees,
+                    s.ply,
+                    sum.leaves + s.leaves,
+                    secs(elapsed),
+                    percent(sum.hits + s.hits, sum.probes + s.probes),
+                    table.fill_permille() as f64 / 10.0
+                )
+            })
+        });
+        sum.leaves += s.leaves;
+        sum.probes += s.probes;
+        sum.hits += s.hits;
+        s.leaves
+    };
+    let total = if perft.divide && perft.depth > 0 {
+        let moves = game.legal_moves();
+        for (i, &mv) in moves.iter().enumerate() {
+            let what = format!("move {}/{}, ", i + 1, moves.len());
+            let n = count(
+                &game.play_unchecked(mv),
+                perft.depth - 1,
+                &what,
+                &mut sum,
+                &mut progress,
+            );
+            progress.finish();
+            crate::outln!("{}: {}", game.display_move(mv), n)?;
+        }
+        sum.leaves
+    } else {
+        count(game, perft.depth, "", &mut sum, &mut progress)
+    };
+    progress.finish();
+    let s = t.elapsed().as_secs_f64();
+    crate::outln!("{}", total)?;
+    crate::outln!("time: {}", secs(s))?;
+    crate::outln!("leaves/s: {}", rate(total, s))?;
+    crate::outln!(
+        "table: {} MiB, {} probes, {:.1}% hits",
+        table.bytes() >> 20,
+        sum.probes,
+        percent(sum.hits, sum.probes)
+    )?;
+    Ok(total)
+}
+
+fn percent(part: u64, whole: u64) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        100.0 * part as f64 / whole as f64
     }
 }
 

@@ -2,6 +2,7 @@
 //! evaluations a user can choose, a board diagram, and an exact solver where one
 //! exists. One file per game.
 
+use ply_core::perft::PerftKey;
 use ply_core::search::Evaluator;
 use ply_core::{Game, Player};
 
@@ -25,10 +26,38 @@ pub struct SolveOutput {
     pub details: Vec<String>,
 }
 
+/// How `ply solve` runs beyond the position: the checkpoint of a long solve.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SolveOptions {
+    /// Save what is proved to this file as the solve goes (`--checkpoint`).
+    pub checkpoint: Option<std::path::PathBuf>,
+    /// Go on from what the checkpoint holds (`--resume`).
+    pub resume: bool,
+}
+
+impl SolveOptions {
+    /// An error for a game whose solve keeps no checkpoint, if one was asked for.
+    pub fn refuse_checkpoint(&self, game: &str) -> Result<(), String> {
+        match self.checkpoint {
+            Some(_) => Err(format!(
+                "--checkpoint is not available for solving {} (only kalah)",
+                game
+            )),
+            None => Ok(()),
+        }
+    }
+}
+
 /// A game the `ply` tools can run.
-pub trait HostGame: Game<Move: Send + Sync> + Send + Sync + 'static {
+pub trait HostGame: Game<Move: Send + Sync> + PerftKey + Send + Sync + 'static {
     /// The name in game specs (`tictactoe`).
     const NAME: &'static str;
+
+    /// Whether `ply perft` without `--hash-mb` counts with a table (when the game
+    /// has a perft key and the depth is [`crate::commands::perft::TABLE_FROM_DEPTH`]
+    /// or more). Games whose positions rarely transpose say no: the lookups would
+    /// cost more than they save.
+    const PERFT_TABLE_BY_DEFAULT: bool = true;
 
     /// The evaluation type the AI players use.
     type Eval: Evaluator<Self> + Clone + Send + Sync;
@@ -93,8 +122,12 @@ pub trait HostGame: Game<Move: Send + Sync> + Send + Sync + 'static {
 
     /// The exact value of this position for the side to move, and of each move.
     /// `progress` receives a line now and then during long solves.
-    fn solve(&self, progress: &mut dyn FnMut(&str)) -> Result<SolveOutput, String> {
-        let _ = progress;
+    fn solve(
+        &self,
+        options: &SolveOptions,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<SolveOutput, String> {
+        let _ = (options, progress);
         Err(format!("exact solving is not available for {}", Self::NAME))
     }
 }

@@ -26,6 +26,7 @@
 pub mod chunked;
 pub mod lazysmp;
 pub mod perft;
+pub mod perft_table;
 pub mod table;
 pub mod toplevel;
 pub mod ybwc;
@@ -41,6 +42,7 @@ use ply_core::search::{
 use ply_core::Game;
 
 use crate::clock::WallClock;
+pub use perft_table::SharedPerftTable;
 pub use table::SharedTable;
 
 /// What a fixed-depth search returns.

@@ -1,9 +1,15 @@
-//! Parallel perft: the subtrees of the first plies are counted on all threads.
+//! Parallel perft: the subtrees of the first plies are counted on all threads; with a
+//! table ([`perft_tabled`]), the threads share one [`SharedPerftTable`].
+
+use std::collections::hash_map::{Entry, HashMap};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
+use ply_core::perft::PerftKey;
 use ply_core::Game;
 
+use super::perft_table::{Counted, SharedPerftTable};
 use super::{pool, ParallelError};
 
 /// Subtrees at least this deep may be split over the threads; shallower ones are
@@ -69,4 +75,126 @@ where
         .with_max_len(1)
         .map(|&mv| count(&game.play_unchecked(mv), depth - 1, jobs))
         .sum()
+}
+
+/// Subtrees a tabled count is split into (at least, where the tree has them): the
+/// threads take them one at a time, and progress counts them.
+const TABLED_SUBTREES: usize = 1024;
+
+/// Where a tabled count stands, for progress lines.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TabledStatus {
+    /// Subtrees counted.
+    pub done: usize,
+    /// Subtrees in all (distinct positions at `ply`).
+    pub subtrees: usize,
+    /// The ply of the subtrees' roots.
+    pub ply: u32,
+    /// Leaves counted so far.
+    pub leaves: u64,
+    /// Table lookups so far.
+    pub probes: u64,
+    /// Lookups the table answered.
+    pub hits: u64,
+}
+
+/// Counts the leaves `depth` plies below `game` on `threads` threads that share
+/// `table` (made for the game's key width): the tree is expanded a few plies, the
+/// positions there merged by key (a transposition is counted once, times its number
+/// of paths), and the threads count the distinct subtrees with
+/// [`ply_core::perft::perft_tabled`]. Equal to [`ply_core::perft::perft`].
+/// `progress` is called about four times a second with the status so far.
+pub fn perft_tabled<G>(
+    game: &G,
+    depth: u32,
+    threads: usize,
+    table: &SharedPerftTable,
+    progress: &mut dyn FnMut(&TabledStatus),
+) -> TabledStatus
+where
+    G: PerftKey + Send + Sync,
+{
+    let (frontier, ply) = frontier(game, depth, TABLED_SUBTREES.max(threads * 64));
+    let rest = depth - ply;
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let leaves = AtomicU64::new(0);
+    let probes = AtomicU64::new(0);
+    let hits = AtomicU64::new(0);
+    let status = || TabledStatus {
+        done: done.load(Ordering::Relaxed),
+        subtrees: frontier.len(),
+        ply,
+        leaves: leaves.load(Ordering::Relaxed),
+        probes: probes.load(Ordering::Relaxed),
+        hits: hits.load(Ordering::Relaxed),
+    };
+    let main = std::thread::current();
+    std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads.max(1))
+            .map(|_| {
+                let (frontier, main) = (&frontier, main.clone());
+                let (next, done, leaves, probes, hits) = (&next, &done, &leaves, &probes, &hits);
+                s.spawn(move || {
+                    // The waiting thread looks again when a worker ends, however it
+                    // ends (a panic too: then the scope passes the panic on).
+                    let _wake = Unpark(main);
+                    let mut counted = Counted::new(table);
+                    while let Some(&(g, paths)) = frontier.get(next.fetch_add(1, Ordering::Relaxed))
+                    {
+                        let (p, h) = (counted.probes, counted.hits);
+                        let n = ply_core::perft::perft_tabled(&g, rest, &mut counted);
+                        leaves.fetch_add(n * paths, Ordering::Relaxed);
+                        probes.fetch_add(counted.probes - p, Ordering::Relaxed);
+                        hits.fetch_add(counted.hits - h, Ordering::Relaxed);
+                        done.fetch_add(1, Ordering::Relaxed);
+                    }
+                })
+            })
+            .collect();
+        while !workers.iter().all(|w| w.is_finished()) {
+            std::thread::park_timeout(std::time::Duration::from_millis(250));
+            progress(&status());
+        }
+    });
+    status()
+}
+
+/// Wakes a thread when dropped.
+struct Unpark(std::thread::Thread);
+
+impl Drop for Unpark {
+    fn drop(&mut self) {
+        self.0.unpark();
+    }
+}
+
+/// The distinct positions `ply` plies below `game` with their numbers of paths, for
+/// the first ply with at least `want` of them (or `depth`): positions with equal
+/// perft keys are one entry; positions without a key are kept apart.
+fn frontier<G: PerftKey>(game: &G, depth: u32, want: usize) -> (Vec<(G, u64)>, u32) {
+    let mut level = vec![(*game, 1u64)];
+    let mut ply = 0;
+    while ply < depth && level.len() < want {
+        let mut next: Vec<(G, u64)> = Vec::new();
+        let mut index: HashMap<u128, usize> = HashMap::new();
+        for (g, paths) in &level {
+            for &mv in g.legal_moves().iter() {
+                let child = g.play_unchecked(mv);
+                match child.perft_key() {
+                    Some(k) => match index.entry(k) {
+                        Entry::Occupied(e) => next[*e.get()].1 += paths,
+                        Entry::Vacant(e) => {
+                            e.insert(next.len());
+                            next.push((child, *paths));
+                        }
+                    },
+                    None => next.push((child, *paths)),
+                }
+            }
+        }
+        level = next;
+        ply += 1;
+    }
+    (level, ply)
 }

@@ -6,6 +6,7 @@ mod common;
 
 // The command line, one file a subject in cli/.
 mod bad_input;
+mod checkpoint;
 mod draughts;
 mod fuzz;
 mod halma;

@@ -3,8 +3,10 @@
 //! capture paths with the same result once).
 //!
 //! The normal suite checks through depth 11 (85 million leaves). Depths 12 and 13
-//! (388 million and 1.77 billion leaves) are `#[ignore]`d here and run by
-//! `scripts/test-draughts-perft-deep.sh` (`cargo test ... -- --ignored`, part of scripts/test.sh).
+//! (388 million and 1.77 billion leaves), and depths 14 to 16 with the table of exact
+//! counts shared by two threads (8 billion to 166 billion leaves), are `#[ignore]`d
+//! here and run by `scripts/test-draughts-perft-deep.sh` (`cargo test ... --
+//! --ignored`, part of scripts/test.sh). Depths 17 to 20 are `scripts/perft-deep.sh`'s.
 
 use ply_core::games::draughts::{Draughts, Rules};
 use ply_core::perft::perft;
@@ -17,7 +19,7 @@ struct Row {
     leaves: u64,
 }
 
-fn table() -> Vec<Row> {
+fn table_rows() -> Vec<Row> {
     let text = include_str!("../../data/checkers_perft.txt");
     let mut rows = Vec::new();
     for (i, line) in text.lines().enumerate() {
@@ -39,7 +41,7 @@ fn table() -> Vec<Row> {
 
 fn check(filter: impl Fn(&Row) -> bool) -> usize {
     let mut checked = 0;
-    for row in table().iter().filter(|r| filter(r)) {
+    for row in table_rows().iter().filter(|r| filter(r)) {
         let rules = Draughts::parse_rules(row.rules).unwrap();
         let rules = match row.convention {
             "paths" => rules,
@@ -87,5 +89,37 @@ fn unique_rules_parse_from_the_spec() {
 #[test]
 #[ignore = "deep perft (2.2 billion leaves): run by scripts/test-draughts-perft-deep.sh in scripts/test.sh"]
 fn english_depth_12_and_13_both_conventions() {
-    assert_eq!(check(|r| r.rules == "english" && r.depth >= 12), 4);
+    assert_eq!(
+        check(|r| r.rules == "english" && (12..=13).contains(&r.depth)),
+        4
+    );
+}
+
+#[test]
+#[ignore = "deep perft with the table (14-16, about a minute on 2 cores): run by scripts/test-draughts-perft-deep.sh in scripts/test.sh"]
+fn english_depth_14_to_16_with_the_table_on_two_threads() {
+    use ply_core::perft::PerftKey;
+    use ply_host::parallel::SharedPerftTable;
+    let rules = Rules::english();
+    let table = SharedPerftTable::new(1 << 30, Draughts::perft_key_bits(rules)).unwrap();
+    let start = Draughts::start(rules);
+    let mut checked = 0;
+    for row in table_rows()
+        .iter()
+        .filter(|r| r.rules == "english" && r.convention == "paths" && (14..=16).contains(&r.depth))
+    {
+        let t = std::time::Instant::now();
+        let s = ply_host::parallel::perft::perft_tabled(&start, row.depth, 2, &table, &mut |_| {});
+        println!(
+            "perft {} = {} in {:.1} s, {:.1}% of {} lookups answered",
+            row.depth,
+            s.leaves,
+            t.elapsed().as_secs_f64(),
+            100.0 * s.hits as f64 / s.probes.max(1) as f64,
+            s.probes
+        );
+        assert_eq!(s.leaves, row.leaves, "depth {}", row.depth);
+        checked += 1;
+    }
+    assert_eq!(checked, 3);
 }

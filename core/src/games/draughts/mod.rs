@@ -67,6 +67,7 @@ mod board;
 pub mod eval;
 mod fen;
 mod history;
+mod key;
 mod legality;
 mod movegen;
 mod mv;

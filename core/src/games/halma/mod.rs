@@ -77,6 +77,7 @@
 
 mod board;
 pub mod eval;
+mod key;
 mod movegen;
 mod notation;
 

@@ -50,6 +50,7 @@
 //! * [`solver`]: exact solving with endgame tables.
 
 mod eval;
+mod key;
 mod movegen;
 mod notation;
 pub mod solver;

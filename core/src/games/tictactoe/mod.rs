@@ -14,6 +14,7 @@ use crate::move_list::MoveList;
 use crate::zobrist;
 
 mod eval;
+mod key;
 mod notation;
 
 pub use eval::TicTacToeEval;

@@ -6,7 +6,10 @@
 //! `engine`), `threads=N` (default: `--threads`, itself every core by default). Openings are
 //! a few pseudo-random plies from the start (`--random-plies`, seeded), so that
 //! deterministic engines play different games; each opening is played twice, once
-//! with each configuration moving first.
+//! with each configuration moving first. Every game starts with fresh players (no
+//! table kept from an earlier game), so each game is a work item of its own: the games
+//! can be dealt out to the ranks of an MPI run and kept in a checkpoint
+//! ([`crate::distributed`]), with the same results as in one process.
 //!
 //! With `--strategies` instead of `--a`/`--b`, Halma's round robin of evaluations:
 //! [`round_robin`].
@@ -36,6 +39,9 @@ pub struct Tournament {
     pub max_plies: u32,
     /// Search threads of a configuration that does not say `threads=N`.
     pub threads: usize,
+    /// `--checkpoint` and `--resume`; under an MPI launcher the games are dealt out to
+    /// the ranks.
+    pub distributed: crate::distributed::Options,
 }
 
 /// Totals from A's point of view.
@@ -185,6 +191,121 @@ pub fn play_one<G: HostGame>(
     ))
 }
 
+/// One game's result from A's point of view: its score (1 A won, 0 drawn, -1 B won)
+/// and the nodes each configuration searched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameResult {
+    /// 1: A won; 0: drawn; -1: B won.
+    pub score: i8,
+    /// Nodes searched by A.
+    pub nodes_a: u64,
+    /// Nodes searched by B.
+    pub nodes_b: u64,
+}
+
+impl crate::distributed::Record for GameResult {
+    const WORDS: usize = 3;
+    fn encode(&self) -> Vec<u64> {
+        vec![
+            (i64::from(self.score) + 1) as u64,
+            self.nodes_a,
+            self.nodes_b,
+        ]
+    }
+    fn decode(words: &[u64]) -> Option<Self> {
+        match *words {
+            [s @ 0..=2, nodes_a, nodes_b] => Some(GameResult {
+                score: s as i8 - 1,
+                nodes_a,
+                nodes_b,
+            }),
+            _ => None,
+        }
+    }
+    fn nodes(&self) -> u64 {
+        self.nodes_a.saturating_add(self.nodes_b)
+    }
+}
+
+/// The tournament's games as work items.
+struct Games<'a, G: HostGame> {
+    t: &'a Tournament,
+    /// The start position, which carries the rules (kept as a position: a game's
+    /// rules need not be `Sync`).
+    root: G,
+    a: AiConfig<G>,
+    b: AiConfig<G>,
+}
+
+impl<G: HostGame> Games<'_, G> {
+    /// Game `i`'s opening and the side A plays.
+    fn start(&self, i: usize) -> (G, Player) {
+        let start: G = opening(
+            self.root.rules(),
+            self.t.random_plies,
+            self.t.seed.wrapping_add((i / 2) as u64),
+        );
+        let a_side = if i.is_multiple_of(2) {
+            Player::First
+        } else {
+            Player::Second
+        };
+        (start, a_side)
+    }
+}
+
+impl<G: HostGame> crate::distributed::Job for Games<'_, G> {
+    type Output = GameResult;
+
+    fn fingerprint(&self) -> String {
+        format!("{} games", self.t.games)
+    }
+
+    fn items(&self) -> usize {
+        self.t.games as usize
+    }
+
+    fn slots(&self) -> usize {
+        1
+    }
+
+    fn run(&self, i: usize) -> Result<GameResult, String> {
+        let (start, a_side) = self.start(i);
+        let (mut a, mut b) = (Ai::new(self.a.clone()), Ai::new(self.b.clone()));
+        let (outcome, nodes) = if a_side == Player::First {
+            play_one(start, [&mut a, &mut b], self.t.max_plies)?
+        } else {
+            play_one(start, [&mut b, &mut a], self.t.max_plies)?
+        };
+        Ok(GameResult {
+            score: outcome.sign_for(a_side).unwrap_or(0) as i8,
+            nodes_a: nodes[a_side.index()],
+            nodes_b: nodes[a_side.opponent().index()],
+        })
+    }
+
+    fn finished(&self, i: usize, r: &GameResult) {
+        let (start, a_side) = self.start(i);
+        crate::errln!(
+            "game {}/{}: A plays {}, {} (opening {})",
+            i + 1,
+            self.t.games,
+            start.player_name(a_side),
+            match r.score {
+                1 => "A wins",
+                -1 => "B wins",
+                _ => "draw",
+            },
+            start
+        );
+    }
+
+    fn label(&self) -> Option<&str> {
+        // A line per game already.
+        None
+    }
+}
+
 impl GameCommand for Tournament {
     type Output = TournamentResult;
     fn run<G: HostGame>(self, rules: G::Rules) -> Result<TournamentResult, String> {
@@ -194,52 +315,27 @@ impl GameCommand for Tournament {
         if self.threads == 0 {
             return Err("--threads must be at least 1".into());
         }
-        let mut a =
-            Ai::new(parse_config::<G>(&self.a, self.threads).map_err(|e| format!("--a: {}", e))?);
-        let mut b =
-            Ai::new(parse_config::<G>(&self.b, self.threads).map_err(|e| format!("--b: {}", e))?);
+        let a = parse_config::<G>(&self.a, self.threads).map_err(|e| format!("--a: {}", e))?;
+        let b = parse_config::<G>(&self.b, self.threads).map_err(|e| format!("--b: {}", e))?;
+        let games = Games {
+            t: &self,
+            root: G::start(rules),
+            a,
+            b,
+        };
+        let Some(results) = crate::distributed::run(&games, &self.distributed)? else {
+            // Another rank of an MPI run: rank 0 prints the results.
+            return Ok(TournamentResult::default());
+        };
         let mut res = TournamentResult::default();
-        for i in 0..self.games {
-            let start: G = opening(
-                rules,
-                self.random_plies,
-                self.seed.wrapping_add(u64::from(i / 2)),
-            );
-            let a_first = i % 2 == 0;
-            let (outcome, nodes) = if a_first {
-                play_one(start, [&mut a, &mut b], self.max_plies)?
-            } else {
-                play_one(start, [&mut b, &mut a], self.max_plies)?
-            };
-            let a_side = if a_first {
-                Player::First
-            } else {
-                Player::Second
-            };
-            res.nodes_a += nodes[a_side.index()];
-            res.nodes_b += nodes[a_side.opponent().index()];
-            let verdict = match outcome.sign_for(a_side) {
-                Some(1) => {
-                    res.wins += 1;
-                    "A wins"
-                }
-                Some(-1) => {
-                    res.losses += 1;
-                    "B wins"
-                }
-                _ => {
-                    res.draws += 1;
-                    "draw"
-                }
-            };
-            crate::errln!(
-                "game {}/{}: A plays {}, {} (opening {})",
-                i + 1,
-                self.games,
-                start.player_name(a_side),
-                verdict,
-                start
-            );
+        for r in &results {
+            res.nodes_a += r.nodes_a;
+            res.nodes_b += r.nodes_b;
+            match r.score {
+                1 => res.wins += 1,
+                -1 => res.losses += 1,
+                _ => res.draws += 1,
+            }
         }
         crate::outln!("A: {}", self.a)?;
         crate::outln!("B: {}", self.b)?;

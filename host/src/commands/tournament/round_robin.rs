@@ -2,11 +2,12 @@
 //! Halma README (docs/references.md) between evaluations of [`HalmaEval`] — every
 //! pair plays `--games-per-pair` games at a fixed depth, colours alternating — and
 //! its table (pairs won, drawn and lost, nodes, the README's "advantage") and CSV
-//! results.
+//! results. Each game is a work item ([`crate::distributed`]): the games can be kept
+//! in a checkpoint and dealt out to the ranks of an MPI run, with the same table and
+//! CSV as in one process.
 
 use std::io::Write as _;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 use ply_core::games::halma::eval::advantage;
 use ply_core::games::halma::{board_side, Bits256, Halma, HalmaBoard, HalmaRules};
@@ -39,6 +40,9 @@ pub struct RoundRobin {
     pub seed: u64,
     /// Draw bar on standard error while the games run.
     pub progress: bool,
+    /// `--checkpoint` and `--resume`; under an MPI launcher the games are dealt out to
+    /// the ranks.
+    pub distributed: crate::distributed::Options,
 }
 
 /// One finished game.
@@ -119,11 +123,22 @@ fn play_game<B: HalmaBoard>(
 /// is played).
 pub const MAX_ROUND_ROBIN_GAMES: u64 = 1_000_000;
 
-/// Runs the round robin on board `B` under `rules`.
+/// Runs the round robin on board `B` under `rules` (in this process: see
+/// [`round_robin_on_ranks`] for a run that may be one rank of several).
 pub fn round_robin<B: HalmaBoard + Send + Sync>(
     rules: HalmaRules,
     cfg: &RoundRobin,
 ) -> Result<RoundRobinResult, String> {
+    round_robin_on_ranks::<B>(rules, cfg)?
+        .ok_or_else(|| "the round robin's results are on rank 0 of this MPI run".into())
+}
+
+/// Runs the round robin on board `B` under `rules` through [`crate::distributed::run`]:
+/// the results on rank 0 (and in one process), `None` on the other ranks of an MPI run.
+pub fn round_robin_on_ranks<B: HalmaBoard + Send + Sync>(
+    rules: HalmaRules,
+    cfg: &RoundRobin,
+) -> Result<Option<RoundRobinResult>, String> {
     if cfg.strategies.len() < 2 {
         return Err("--strategies needs at least two names, e.g. s1,s7".into());
     }
@@ -177,59 +192,150 @@ pub fn round_robin<B: HalmaBoard + Send + Sync>(
             }
         }
     }
-    let total = jobs.len();
-    let done = AtomicUsize::new(0);
-    let bar = Mutex::new(());
-    let started = std::time::Instant::now();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(cfg.threads)
-        .build()
-        .map_err(|e| format!("cannot start {} threads: {}", cfg.threads, e))?;
-    use rayon::prelude::*;
-    let games: Vec<GameRecord> = pool.install(|| {
-        jobs.par_iter()
-            .map(|&(first, second, start)| {
-                let (end, nodes) =
-                    play_game(start, [evals[first], evals[second]], cfg.depth, cfg.minimax);
-                let outcome = end.outcome();
-                let adv = match outcome {
-                    Outcome::Win(w) => i64::from(advantage(&end, w.opponent())),
-                    _ => 0,
-                };
-                let n = done.fetch_add(1, Ordering::SeqCst) + 1;
-                if cfg.progress {
-                    let _guard = bar.lock().unwrap_or_else(|p| p.into_inner());
-                    let width = 30;
-                    let filled = n * width / total;
-                    let mut err = std::io::stderr().lock();
-                    let _ = write!(
-                        err,
-                        "\r[{}{}] {}/{} games, {:.0} s",
-                        "#".repeat(filled),
-                        ".".repeat(width - filled),
-                        n,
-                        total,
-                        started.elapsed().as_secs_f64()
-                    );
-                    if n == total {
-                        let _ = writeln!(err);
-                    }
-                    let _ = err.flush();
-                }
-                GameRecord {
-                    first,
-                    second,
-                    start: start.to_string(),
-                    outcome,
-                    plies: u32::from(end.plies() - start.plies()),
-                    nodes,
-                    advantage: adv,
-                }
-            })
-            .collect()
-    });
+    let job = Games {
+        cfg,
+        evals,
+        schedule: jobs,
+        done: AtomicUsize::new(0),
+        started: std::time::Instant::now(),
+    };
+    let Some(records) = crate::distributed::run(&job, &cfg.distributed)? else {
+        return Ok(None);
+    };
+    let games: Vec<GameRecord> = records
+        .into_iter()
+        .zip(&job.schedule)
+        .map(|(r, &(_, _, start))| GameRecord {
+            start: start.to_string(),
+            ..r
+        })
+        .collect();
     let table = tabulate(&cfg.strategies, &games, cfg.games_per_pair);
-    Ok(RoundRobinResult { games, table })
+    Ok(Some(RoundRobinResult { games, table }))
+}
+
+/// The round robin's games as work items: item `i` is game `i` of the schedule.
+struct Games<'a, B: HalmaBoard> {
+    cfg: &'a RoundRobin,
+    evals: Vec<HalmaEval>,
+    /// Each game's first and second strategy and its start.
+    schedule: Vec<(usize, usize, Halma<B>)>,
+    /// Games finished (for the bar).
+    done: AtomicUsize,
+    started: std::time::Instant,
+}
+
+/// A game's result as a work item's record: the players, the outcome (0 drawn, 1 the
+/// first player won, 2 the second), the plies, each player's nodes and the advantage
+/// (the start position is the schedule's, filled in by rank 0).
+impl crate::distributed::Record for GameRecord {
+    const WORDS: usize = 7;
+    fn encode(&self) -> Vec<u64> {
+        let outcome = match self.outcome {
+            Outcome::Win(Player::First) => 1,
+            Outcome::Win(Player::Second) => 2,
+            _ => 0,
+        };
+        vec![
+            self.first as u64,
+            self.second as u64,
+            outcome,
+            u64::from(self.plies),
+            self.nodes[0],
+            self.nodes[1],
+            self.advantage as u64,
+        ]
+    }
+    fn decode(words: &[u64]) -> Option<Self> {
+        let &[first, second, outcome, plies, n0, n1, advantage] = words else {
+            return None;
+        };
+        Some(GameRecord {
+            first: usize::try_from(first).ok()?,
+            second: usize::try_from(second).ok()?,
+            start: String::new(),
+            outcome: match outcome {
+                0 => Outcome::Draw,
+                1 => Outcome::Win(Player::First),
+                2 => Outcome::Win(Player::Second),
+                _ => return None,
+            },
+            plies: u32::try_from(plies).ok()?,
+            nodes: [n0, n1],
+            advantage: advantage as i64,
+        })
+    }
+    fn nodes(&self) -> u64 {
+        self.nodes[0].saturating_add(self.nodes[1])
+    }
+}
+
+impl<B: HalmaBoard + Send + Sync> crate::distributed::Job for Games<'_, B> {
+    type Output = GameRecord;
+
+    fn fingerprint(&self) -> String {
+        format!("{} games", self.schedule.len())
+    }
+
+    fn items(&self) -> usize {
+        self.schedule.len()
+    }
+
+    fn slots(&self) -> usize {
+        self.cfg.threads
+    }
+
+    fn run(&self, i: usize) -> Result<GameRecord, String> {
+        let (first, second, start) = self.schedule[i];
+        let (end, nodes) = play_game(
+            start,
+            [self.evals[first], self.evals[second]],
+            self.cfg.depth,
+            self.cfg.minimax,
+        );
+        let outcome = end.outcome();
+        Ok(GameRecord {
+            first,
+            second,
+            start: String::new(),
+            outcome,
+            plies: u32::from(end.plies() - start.plies()),
+            nodes,
+            advantage: match outcome {
+                Outcome::Win(w) => i64::from(advantage(&end, w.opponent())),
+                _ => 0,
+            },
+        })
+    }
+
+    fn finished(&self, _i: usize, _game: &GameRecord) {
+        let n = self.done.fetch_add(1, Ordering::SeqCst) + 1;
+        if !self.cfg.progress {
+            return;
+        }
+        let total = self.schedule.len();
+        let width = 30;
+        let filled = n * width / total;
+        let mut err = std::io::stderr().lock();
+        let _ = write!(
+            err,
+            "\r[{}{}] {}/{} games, {:.0} s",
+            "#".repeat(filled),
+            ".".repeat(width - filled),
+            n,
+            total,
+            self.started.elapsed().as_secs_f64()
+        );
+        if n == total {
+            let _ = writeln!(err);
+        }
+        let _ = err.flush();
+    }
+
+    fn label(&self) -> Option<&str> {
+        // The bar instead.
+        None
+    }
 }
 
 /// The README's table from the games: a strategy wins a pair when it wins more than
@@ -383,9 +489,16 @@ pub fn run_round_robin(spec: &str, cfg: &RoundRobin) -> Result<RoundRobinResult,
         )
     };
     let res = if board_side(params) == 16 {
-        round_robin::<Bits256>(Halma16::parse_rules(params).map_err(bad)?, cfg)?
+        round_robin_on_ranks::<Bits256>(Halma16::parse_rules(params).map_err(bad)?, cfg)?
     } else {
-        round_robin::<u64>(Halma8::parse_rules(params).map_err(bad)?, cfg)?
+        round_robin_on_ranks::<u64>(Halma8::parse_rules(params).map_err(bad)?, cfg)?
+    };
+    let Some(res) = res else {
+        // Another rank of an MPI run: rank 0 prints the results.
+        return Ok(RoundRobinResult {
+            games: Vec::new(),
+            table: Vec::new(),
+        });
     };
     crate::outln!(
         "halma tournament: {} at depth {} ({}), {} games per pair",
@@ -464,6 +577,7 @@ mod tests {
             minimax: false,
             seed: 1,
             progress: false,
+            distributed: Default::default(),
         };
         let res = round_robin::<u64>(Default::default(), &cfg).unwrap();
         assert_eq!(res.games.len(), 6);

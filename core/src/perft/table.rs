@@ -1,0 +1,554 @@
+//! Perft with a transposition table of exact counts: [`perft_tabled`].
+//!
+//! Deep perft meets the same positions again and again (draughts transposes a lot);
+//! a table remembers the count under each (position, remaining depth) and answers
+//! the repeats. A count taken from the table must be the count of *that* position,
+//! so the table never trusts a hash:
+//!
+//! * **Exact keys.** A game gives every position it can a key that is a lossless
+//!   packing of everything its move tree depends on ([`PerftKey`]), at most
+//!   [`MAX_KEY_BITS`] bits; a position whose future does not fit (a draughts position
+//!   with king moves in its history, which the repetition rules read) has no key and
+//!   is counted without the table, which stays exact.
+//! * **Whole keys in 16 bytes.** The key is mixed by a bijection of its `w`-bit
+//!   space; the low bits of the result pick the bucket, the rest (the *tag*) is stored
+//!   in the entry. Bucket and tag together give back the mixed key and so the key:
+//!   an entry matches a position exactly when its tag and depth do, and a count is
+//!   never taken from another position, whatever the table's size.
+//! * **Buckets of one cache line.** 64 bytes: a 32-bit sequence number (the host's
+//!   lock-free shared table uses it as a seqlock; here it stays 0) and four
+//!   120-bit entries, each `depth` (6 bits) | `count` | `tag`, packed by [`Layout`].
+//!   A probe costs one cache miss.
+//! * **Replacement.** A new count goes into an empty entry, else over the entry of
+//!   the smallest remaining depth (the cheapest subtree to count again; ties: the
+//!   smaller count). Counts are stored for remaining depths
+//!   [`MIN_TABLE_DEPTH`]..=[`MAX_TABLE_DEPTH`] when they fit in the entry's count
+//!   field (at least 14 bits, more in bigger tables: [`Layout::count_bits`]); a
+//!   count too big is simply not stored.
+//!
+//! A table holds the counts of one game under one rule set (the key packs the
+//! position, not the rules): make a new one, or [`BucketTable::clear`] it, before
+//! counting under other rules. `docs/performance.md` ("Deep perft") measures it.
+
+use crate::game::Game;
+use crate::perft::perft;
+
+/// The widest perft key a table takes, in bits.
+pub const MAX_KEY_BITS: u32 = 100;
+
+/// The smallest remaining depth whose counts are stored and looked up. Shallower
+/// subtrees are counted again: a probe (a cache miss) costs more than they do.
+pub const MIN_TABLE_DEPTH: u32 = 3;
+
+/// The largest remaining depth an entry records (its depth field has 6 bits).
+pub const MAX_TABLE_DEPTH: u32 = 63;
+
+/// Bits of one entry.
+const ENTRY_BITS: u32 = 120;
+const ENTRY_MASK: u128 = (1 << ENTRY_BITS) - 1;
+/// Bits of the depth field.
+const DEPTH_BITS: u32 = 6;
+/// Entries per bucket.
+pub const BUCKET_ENTRIES: usize = 4;
+/// The bucket's sequence number: the low 32 bits of word 0.
+pub const SEQ_MASK: u64 = 0xffff_ffff;
+
+/// An exact key for perft tables: the positions a table may answer for.
+///
+/// The contract: two positions of one game under the same rules whose keys are
+/// `Some` and equal have the same move tree (the same legal moves, and move for move
+/// children with the same move trees), so they have the same perft count at every
+/// depth. A position whose future depends on more than its key can hold returns
+/// `None`. Every key is below `2^perft_key_bits(rules)`.
+pub trait PerftKey: Game {
+    /// The width of this game's perft keys under `rules`, in bits: at most
+    /// [`MAX_KEY_BITS`]; 0 when the game has no perft key under these rules (then no
+    /// position has one).
+    fn perft_key_bits(rules: Self::Rules) -> u32;
+
+    /// The position's exact key, or `None` when it has none (see the trait).
+    fn perft_key(&self) -> Option<u128>;
+}
+
+/// A table of perft counts as [`perft_tabled`] sees it: the single-thread
+/// [`BucketTable`] over caller memory, and the host's lock-free table that several
+/// threads share. `&mut T` is a table too.
+pub trait PerftTable {
+    /// The key width the table was made for: it takes keys below `2^key_bits()`.
+    fn key_bits(&self) -> u32;
+
+    /// The count stored for the position with `key` at `depth` plies, if any.
+    fn probe(&mut self, key: u128, depth: u32) -> Option<u64>;
+
+    /// Stores the count of the position with `key` at `depth` plies (or not: a
+    /// table may drop it).
+    fn store(&mut self, key: u128, depth: u32, count: u64);
+
+    /// Asks the memory system for the bucket of `key`, which is probed soon. The
+    /// default does nothing.
+    #[inline]
+    fn prefetch(&self, key: u128) {
+        let _ = key;
+    }
+}
+
+impl<T: PerftTable + ?Sized> PerftTable for &mut T {
+    #[inline]
+    fn key_bits(&self) -> u32 {
+        (**self).key_bits()
+    }
+    #[inline]
+    fn probe(&mut self, key: u128, depth: u32) -> Option<u64> {
+        (**self).probe(key, depth)
+    }
+    #[inline]
+    fn store(&mut self, key: u128, depth: u32, count: u64) {
+        (**self).store(key, depth, count)
+    }
+    #[inline]
+    fn prefetch(&self, key: u128) {
+        (**self).prefetch(key)
+    }
+}
+
+/// Counts the leaves `depth` plies below `game`, as [`perft`] does, looking up and
+/// storing the counts of positions with [`MIN_TABLE_DEPTH`] or more plies to go in
+/// `table` (`&mut BucketTable<_>`, or the host's `&SharedPerftTable`).
+///
+/// A game without a perft key under its rules is counted without the table.
+///
+/// # Panics
+/// If `table` was made for keys narrower than the game's.
+pub fn perft_tabled<G: PerftKey, T: PerftTable>(game: &G, depth: u32, mut table: T) -> u64 {
+    let bits = G::perft_key_bits(game.rules());
+    if bits == 0 {
+        return perft(game, depth);
+    }
+    assert!(
+        bits <= table.key_bits(),
+        "a perft table for {}-bit keys cannot hold this game's {}-bit keys",
+        table.key_bits(),
+        bits
+    );
+    tabled(game, game.perft_key(), depth, &mut table)
+}
+
+/// Perft of `game`, whose key is `key`, through the table. A node's children are
+/// made one ahead of their counting, and the bucket of each asked for
+/// ([`PerftTable::prefetch`]) while its elder sibling's subtree is counted.
+fn tabled<G: PerftKey, T: PerftTable>(
+    game: &G,
+    key: Option<u128>,
+    depth: u32,
+    table: &mut T,
+) -> u64 {
+    if depth < MIN_TABLE_DEPTH {
+        return perft(game, depth);
+    }
+    if let Some(k) = key {
+        if let Some(n) = table.probe(k, depth) {
+            return n;
+        }
+    }
+    let mut moves = G::MoveList::default();
+    game.generate_moves(&mut moves);
+    let mut total = 0;
+    if depth == MIN_TABLE_DEPTH {
+        // The children are counted without the table.
+        for &mv in moves.iter() {
+            total += perft(&game.play_unchecked(mv), depth - 1);
+        }
+    } else {
+        let mut pending: Option<(G, Option<u128>)> = None;
+        for &mv in moves.iter() {
+            let child = game.play_unchecked(mv);
+            let child_key = child.perft_key();
+            if let Some(k) = child_key {
+                table.prefetch(k);
+            }
+            if let Some((g, k)) = pending.replace((child, child_key)) {
+                total += tabled(&g, k, depth - 1, table);
+            }
+        }
+        if let Some((g, k)) = pending {
+            total += tabled(&g, k, depth - 1, table);
+        }
+    }
+    if let Some(k) = key {
+        table.store(k, depth, total);
+    }
+    total
+}
+
+/// A bijection of the `bits`-bit integers (`bits` ≥ 1): xor-shifts and odd
+/// multipliers modulo `2^bits`, each invertible, so different keys stay different
+/// while every bit of the key reaches the low bits that pick a bucket.
+#[inline]
+pub fn mix(key: u128, bits: u32) -> u128 {
+    const M1: u128 = 0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835;
+    const M2: u128 = 0xbf58_476d_1ce4_e5b9_94d0_49bb_1331_11eb;
+    let mask = if bits >= 128 {
+        u128::MAX
+    } else {
+        (1 << bits) - 1
+    };
+    let s = bits.div_ceil(2);
+    let mut x = key & mask;
+    x ^= x >> s;
+    x = x.wrapping_mul(M1) & mask;
+    x ^= x >> s;
+    x = x.wrapping_mul(M2) & mask;
+    x ^= x >> s;
+    x
+}
+
+/// Where and how a table of `2^index_bits` buckets keeps a key of `key_bits` bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    key_bits: u32,
+    index_bits: u32,
+    tag_bits: u32,
+    count_bits: u32,
+}
+
+impl Layout {
+    /// The layout of a table of `buckets` buckets (rounded down to a power of two;
+    /// 0 is a table that stores nothing) for keys of `key_bits` bits.
+    ///
+    /// # Panics
+    /// If `key_bits` is 0 or above [`MAX_KEY_BITS`].
+    pub const fn new(key_bits: u32, buckets: usize) -> Layout {
+        assert!(key_bits >= 1 && key_bits <= MAX_KEY_BITS);
+        let index_bits = if buckets == 0 {
+            0
+        } else {
+            usize::BITS - 1 - buckets.leading_zeros()
+        };
+        // A table with more buckets than keys uses only the first 2^key_bits.
+        let used = if index_bits < key_bits {
+            index_bits
+        } else {
+            key_bits
+        };
+        let tag_bits = key_bits - used;
+        let count_bits = ENTRY_BITS - DEPTH_BITS - tag_bits;
+        Layout {
+            key_bits,
+            index_bits: used,
+            tag_bits,
+            count_bits: if count_bits > 64 { 64 } else { count_bits },
+        }
+    }
+
+    /// The key width.
+    pub const fn key_bits(&self) -> u32 {
+        self.key_bits
+    }
+
+    /// Buckets in use: `2^index_bits`.
+    pub const fn buckets(&self) -> usize {
+        1 << self.index_bits
+    }
+
+    /// Bits of an entry's count field: counts below `2^count_bits` are stored.
+    pub const fn count_bits(&self) -> u32 {
+        self.count_bits
+    }
+
+    /// True if the count of a subtree `depth` plies deep can be stored.
+    #[inline]
+    pub const fn storable(&self, depth: u32, count: u64) -> bool {
+        depth >= 1
+            && depth <= MAX_TABLE_DEPTH
+            && (self.count_bits >= 64 || count < 1 << self.count_bits)
+    }
+
+    /// The bucket of `key` and the tag stored with it.
+    #[inline]
+    pub fn locate(&self, key: u128) -> (usize, u128) {
+        let m = mix(key, self.key_bits);
+        let bucket = (m & ((1u128 << self.index_bits) - 1)) as usize;
+        (bucket, m >> self.index_bits)
+    }
+
+    /// The count stored in `words` (a bucket) for `tag` at `depth`, if any.
+    #[inline]
+    pub fn find(&self, words: &[u64; 8], tag: u128, depth: u32) -> Option<u64> {
+        let want = (tag << (DEPTH_BITS + self.count_bits)) | u128::from(depth);
+        let mask = !(((1u128 << self.count_bits) - 1) << DEPTH_BITS) & ENTRY_MASK;
+        (0..BUCKET_ENTRIES)
+            .map(|i| entry(words, i))
+            .find(|&e| e & mask == want)
+            .map(|e| ((e >> DEPTH_BITS) & ((1u128 << self.count_bits) - 1)) as u64)
+    }
+
+    /// Entries of `words` (a bucket) in use.
+    pub fn entries_used(&self, words: &[u64; 8]) -> usize {
+        (0..BUCKET_ENTRIES)
+            .filter(|&i| entry(words, i) != 0)
+            .count()
+    }
+
+    /// Writes the count of `tag` at `depth` into `words` (a bucket), over an empty
+    /// entry, else over the one of the smallest depth (then the smallest count);
+    /// nothing changes if the bucket holds this entry already. The caller checks
+    /// [`Layout::storable`].
+    #[inline]
+    pub fn insert(&self, words: &mut [u64; 8], tag: u128, depth: u32, count: u64) {
+        let new = (tag << (DEPTH_BITS + self.count_bits))
+            | (u128::from(count) << DEPTH_BITS)
+            | u128::from(depth);
+        let depth_mask = (1u128 << DEPTH_BITS) - 1;
+        let mut victim = 0;
+        let mut worst = u128::MAX;
+        for i in 0..BUCKET_ENTRIES {
+            let e = entry(words, i);
+            if e == new {
+                return;
+            }
+            // Empty entries (all zero) rank first, then by depth, then by count.
+            let d = e & depth_mask;
+            let rank = if e == 0 {
+                0
+            } else {
+                (d << 66) | (((e >> DEPTH_BITS) & ((1u128 << self.count_bits) - 1)) + 1)
+            };
+            if rank < worst {
+                worst = rank;
+                victim = i;
+            }
+        }
+        set_entry(words, victim, new);
+    }
+}
+
+/// Entry `i` of a bucket: bits `32 + 120 i` to `152 + 120 i` of its 512 bits.
+#[inline]
+fn entry(words: &[u64; 8], i: usize) -> u128 {
+    let off = 32 + ENTRY_BITS as usize * i;
+    let (w, s) = (off / 64, (off % 64) as u32);
+    let mut v = (u128::from(words[w]) | u128::from(words[w + 1]) << 64) >> s;
+    if s > 128 - ENTRY_BITS {
+        v |= u128::from(words[w + 2]) << (128 - s);
+    }
+    v & ENTRY_MASK
+}
+
+/// Sets entry `i` of a bucket (see [`entry`]).
+#[inline]
+fn set_entry(words: &mut [u64; 8], i: usize, e: u128) {
+    let off = 32 + ENTRY_BITS as usize * i;
+    let (w, s) = (off / 64, (off % 64) as u32);
+    let mask = ENTRY_MASK << s;
+    let pair = u128::from(words[w]) | u128::from(words[w + 1]) << 64;
+    let pair = (pair & !mask) | ((e << s) & mask);
+    words[w] = pair as u64;
+    words[w + 1] = (pair >> 64) as u64;
+    if s > 128 - ENTRY_BITS {
+        let high = s - (128 - ENTRY_BITS);
+        let m = (1u64 << high) - 1;
+        words[w + 2] = (words[w + 2] & !m) | ((e >> (128 - s)) as u64 & m);
+    }
+}
+
+/// One bucket: a cache line of eight words (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[repr(C, align(64))]
+pub struct PerftBucket(pub [u64; 8]);
+
+impl PerftBucket {
+    /// An empty bucket: use it to initialise the caller's array.
+    pub const EMPTY: Self = PerftBucket([0; 8]);
+}
+
+/// A perft table over caller-provided buckets: `S` is any owner of a slice of
+/// buckets — `&mut [PerftBucket]` (a `static` array, borrowed memory) in the core, a
+/// `Vec` on the host. The largest power of two of them are used; none is a table
+/// that stores nothing.
+#[derive(Debug)]
+pub struct BucketTable<S> {
+    buckets: S,
+    layout: Layout,
+}
+
+impl<S: AsRef<[PerftBucket]> + AsMut<[PerftBucket]>> BucketTable<S> {
+    /// A table over `buckets` (cleared) for keys of `key_bits` bits (a game's
+    /// [`PerftKey::perft_key_bits`]).
+    ///
+    /// # Panics
+    /// If `key_bits` is 0 or above [`MAX_KEY_BITS`].
+    pub fn new(buckets: S, key_bits: u32) -> Self {
+        let n = buckets.as_ref().len();
+        let mut t = BucketTable {
+            buckets,
+            layout: Layout::new(key_bits, n),
+        };
+        t.clear();
+        t
+    }
+
+    /// Empties every bucket.
+    pub fn clear(&mut self) {
+        for b in self.buckets.as_mut().iter_mut() {
+            *b = PerftBucket::EMPTY;
+        }
+    }
+
+    /// The layout of the entries.
+    pub fn layout(&self) -> Layout {
+        self.layout
+    }
+
+    /// Entries the table holds (0 over no buckets).
+    pub fn capacity(&self) -> usize {
+        if self.buckets.as_ref().is_empty() {
+            0
+        } else {
+            self.layout.buckets() * BUCKET_ENTRIES
+        }
+    }
+}
+
+impl<S: AsRef<[PerftBucket]> + AsMut<[PerftBucket]>> PerftTable for BucketTable<S> {
+    fn key_bits(&self) -> u32 {
+        self.layout.key_bits()
+    }
+
+    #[inline]
+    fn probe(&mut self, key: u128, depth: u32) -> Option<u64> {
+        let buckets = self.buckets.as_ref();
+        if buckets.is_empty() {
+            return None;
+        }
+        let (i, tag) = self.layout.locate(key);
+        self.layout.find(&buckets[i].0, tag, depth)
+    }
+
+    #[inline]
+    fn store(&mut self, key: u128, depth: u32, count: u64) {
+        if self.buckets.as_ref().is_empty() || !self.layout.storable(depth, count) {
+            return;
+        }
+        let (i, tag) = self.layout.locate(key);
+        let layout = self.layout;
+        layout.insert(&mut self.buckets.as_mut()[i].0, tag, depth, count);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::TicTacToe;
+
+    #[test]
+    fn a_bucket_is_one_cache_line() {
+        assert_eq!(core::mem::size_of::<PerftBucket>(), 64);
+        assert_eq!(core::mem::align_of::<PerftBucket>(), 64);
+        assert_eq!(32 + ENTRY_BITS as usize * BUCKET_ENTRIES, 512);
+    }
+
+    #[test]
+    fn entries_round_trip_without_touching_their_neighbours_or_the_sequence() {
+        let mut w = [0u64; 8];
+        w[0] = 0x1234_5678;
+        let values = [
+            ENTRY_MASK,
+            0x00ab_cdef_0123_4567_89ab_cdef_0123_4567 & ENTRY_MASK,
+            1,
+            ENTRY_MASK - 5,
+        ];
+        for (i, &v) in values.iter().enumerate() {
+            set_entry(&mut w, i, v);
+        }
+        for (i, &v) in values.iter().enumerate() {
+            assert_eq!(entry(&w, i), v, "entry {}", i);
+        }
+        assert_eq!(w[0] & SEQ_MASK, 0x1234_5678);
+        set_entry(&mut w, 1, 0);
+        assert_eq!(
+            [entry(&w, 0), entry(&w, 1), entry(&w, 2), entry(&w, 3)],
+            [values[0], 0, values[2], values[3]]
+        );
+        assert_eq!(w[0] & SEQ_MASK, 0x1234_5678);
+    }
+
+    #[test]
+    fn mix_is_a_bijection_of_small_widths() {
+        for bits in 1..=12u32 {
+            let n = 1u128 << bits;
+            let mut seen = [false; 1 << 12];
+            for k in 0..n {
+                let m = mix(k, bits);
+                assert!(m < n);
+                assert!(!seen[m as usize], "bits {} key {}", bits, k);
+                seen[m as usize] = true;
+            }
+        }
+    }
+
+    #[test]
+    fn layouts_keep_the_whole_key() {
+        for (key_bits, buckets) in [(100, 1usize << 27), (97, 1 << 14), (18, 1 << 20), (85, 3)] {
+            let l = Layout::new(key_bits, buckets);
+            let index = l.index_bits;
+            assert_eq!(index + l.tag_bits, key_bits);
+            assert!(l.count_bits >= ENTRY_BITS - DEPTH_BITS - MAX_KEY_BITS);
+            assert!(l.buckets() <= buckets);
+        }
+        // More buckets than keys: every key has a bucket of its own, no tag.
+        let l = Layout::new(18, 1 << 20);
+        assert_eq!((l.buckets(), l.tag_bits), (1 << 18, 0));
+    }
+
+    #[test]
+    fn store_and_probe_are_exact_in_a_one_bucket_table() {
+        // One bucket: every key shares it, only the tag tells them apart.
+        let mut buckets = [PerftBucket::EMPTY; 1];
+        let mut t = BucketTable::new(&mut buckets[..], 97);
+        for k in 0..4u128 {
+            t.store(k << 90 | 7, 5, 1000 + k as u64);
+        }
+        for k in 0..4u128 {
+            assert_eq!(t.probe(k << 90 | 7, 5), Some(1000 + k as u64));
+            assert_eq!(t.probe(k << 90 | 7, 4), None);
+            assert_eq!(t.probe(k << 90 | 6, 5), None);
+        }
+        // A deeper count replaces the shallowest (then the smallest) entry.
+        t.store(99, 6, 1);
+        assert_eq!(t.probe(99, 6), Some(1));
+        assert_eq!(t.probe(7, 5), None);
+        assert_eq!(t.probe(1 << 90 | 7, 5), Some(1001));
+        // A count too big for the field is not stored.
+        let big = 1u64 << t.layout().count_bits();
+        t.store(5, 9, big);
+        assert_eq!(t.probe(5, 9), None);
+        t.store(5, 9, big - 1);
+        assert_eq!(t.probe(5, 9), Some(big - 1));
+    }
+
+    #[test]
+    fn an_empty_table_stores_nothing() {
+        let mut buckets: [PerftBucket; 0] = [];
+        let mut t = BucketTable::new(&mut buckets[..], 18);
+        t.store(1, 5, 9);
+        assert_eq!(t.probe(1, 5), None);
+        assert_eq!(t.capacity(), 0);
+        assert_eq!(perft_tabled(&TicTacToe::new(), 6, &mut t), 54720);
+    }
+
+    #[test]
+    fn tabled_perft_equals_perft_with_roomy_and_tiny_tables() {
+        let mut roomy = [PerftBucket::EMPTY; 1024];
+        let mut tiny = [PerftBucket::EMPTY; 1];
+        let start = TicTacToe::new();
+        for depth in 0..=10 {
+            let plain = perft(&start, depth);
+            let mut t = BucketTable::new(&mut roomy[..], 18);
+            assert_eq!(perft_tabled(&start, depth, &mut t), plain);
+            // Again over the filled table: answered from it.
+            assert_eq!(perft_tabled(&start, depth, &mut t), plain);
+            let mut t = BucketTable::new(&mut tiny[..], 18);
+            assert_eq!(perft_tabled(&start, depth, &mut t), plain);
+        }
+    }
+}

@@ -1,0 +1,172 @@
+//! `ply perft` with its table of exact counts, end to end: the counts of the plain
+//! perft with `--hash-mb`, on threads, with `--divide`, in every draughts convention;
+//! one line for a bad `--hash-mb` before any work; Ctrl-C during a tabled count.
+
+mod common;
+use common::{ply, stderr, stdout};
+use std::process::{Command, Stdio};
+
+/// The first line of standard output, after checking the run succeeded.
+fn count(args: &[&str]) -> String {
+    let o = ply(args);
+    assert!(o.status.success(), "{:?}: {}", args, stderr(&o));
+    stdout(&o).lines().next().unwrap_or("").to_string()
+}
+
+#[test]
+fn tabled_counts_are_the_published_counts() {
+    for (args, expected) in [
+        (
+            &["perft", "checkers", "10", "--hash-mb", "16"][..],
+            "18391564",
+        ),
+        (
+            &[
+                "perft",
+                "checkers",
+                "10",
+                "--hash-mb",
+                "1",
+                "--threads",
+                "2",
+            ],
+            "18391564",
+        ),
+        (
+            &["perft", "checkers", "11", "--unique", "--hash-mb", "8"],
+            "85242128",
+        ),
+        (
+            &["perft", "checkers:calgary", "9", "--hash-mb", "4"],
+            "3963629",
+        ),
+        (&["perft", "tictactoe", "9", "--hash-mb", "1"], "127872"),
+        (
+            &["perft", "kalah", "8", "--hash-mb", "4", "--threads", "2"],
+            "563055",
+        ),
+        (&["perft", "halma", "4", "--hash-mb", "2"], "700034"),
+    ] {
+        assert_eq!(count(args), expected, "{:?}", args);
+    }
+}
+
+#[test]
+fn the_table_line_reports_size_and_hits() {
+    let o = ply(&["perft", "checkers", "9", "--hash-mb", "3"]);
+    let out = stdout(&o);
+    let table = out.lines().find(|l| l.starts_with("table: ")).unwrap();
+    // 3 MiB rounds down to the power of two of buckets below.
+    assert!(table.starts_with("table: 2 MiB, "), "{}", table);
+    assert!(table.ends_with("% hits"), "{}", table);
+}
+
+#[test]
+fn tabled_divide_lists_each_root_move() {
+    let plain = ply(&["perft", "checkers", "6", "--divide", "--threads", "2"]);
+    let tabled = ply(&["perft", "checkers", "6", "--divide", "--hash-mb", "1"]);
+    let lines = |o: &std::process::Output| -> Vec<String> {
+        stdout(o).lines().take(8).map(str::to_string).collect()
+    };
+    assert_eq!(lines(&tabled), lines(&plain));
+    assert_eq!(lines(&tabled)[7], "36768");
+}
+
+#[test]
+fn a_bad_hash_size_is_one_line_before_any_work() {
+    for (args, needle) in [
+        (
+            &["perft", "checkers", "30", "--hash-mb", "0"][..],
+            "--hash-mb 0 is out of range: expected 1 to 65536",
+        ),
+        (
+            &["perft", "checkers", "30", "--hash-mb", "65537"],
+            "--hash-mb 65537 is out of range",
+        ),
+        (
+            &["perft", "halma:16", "30", "--hash-mb", "16"],
+            "--hash-mb is not available for halma: its positions have no exact perft key",
+        ),
+    ] {
+        let started = std::time::Instant::now();
+        let o = ply(args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{:?}: {}", args, err);
+        assert_eq!(err.lines().count(), 1, "{:?}: {}", args, err);
+        assert!(err.contains(needle), "{:?}: {}", args, err);
+        assert!(stdout(&o).is_empty());
+        assert!(started.elapsed().as_secs() < 10, "{:?}", args);
+    }
+    // Past the memory free: refused by name (where the machine has less than the
+    // largest size free).
+    let free = std::fs::read_to_string("/proc/meminfo").ok().and_then(|i| {
+        let line = i
+            .lines()
+            .find(|l| l.starts_with("MemAvailable:"))?
+            .to_string();
+        line.split_whitespace().nth(1)?.parse::<u64>().ok()
+    });
+    if let Some(kib) = free.filter(|&k| k / 1024 < 65_536) {
+        let mb = (kib / 1024 + 1).to_string();
+        let o = ply(&["perft", "checkers", "30", "--hash-mb", &mb]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{}", err);
+        assert_eq!(err.lines().count(), 1, "{}", err);
+        assert!(
+            err.contains("--hash-mb") && err.contains("memory"),
+            "{}",
+            err
+        );
+    }
+}
+
+#[test]
+fn a_game_without_a_key_counts_without_a_table() {
+    let o = ply(&["perft", "halma:16", "2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stdout(&o).contains("table: "), "{}", stdout(&o));
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_a_tabled_perft_after_showing_progress() {
+    use std::io::{BufRead, BufReader};
+    // Perft 30 of draughts would run for days.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ply"))
+        .args([
+            "perft",
+            "checkers",
+            "30",
+            "--hash-mb",
+            "64",
+            "--threads",
+            "2",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let first = lines.next().unwrap().unwrap();
+    assert!(
+        first.starts_with("perft: ") && first.contains("subtrees") && first.contains("hits"),
+        "{}",
+        first
+    );
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let rest: Vec<String> = lines.map(Result::unwrap).collect();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{:?}", rest);
+    assert_eq!(
+        rest.last().map(String::as_str),
+        Some("interrupted"),
+        "{:?}",
+        rest
+    );
+    let out = child.wait_with_output().unwrap();
+    assert!(out.stdout.is_empty());
+}

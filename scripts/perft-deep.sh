@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Deep English-draughts perft from the start position with the table of exact counts
+# (`ply perft checkers D --threads N`), each count checked against the published
+# counts in tests/data/checkers_perft.txt (A. Bik's, OEIS A133046). Depths 17 to 20
+# by default, or the depths given. Progress goes to standard error; the time, the
+# table's size and its hit rate follow each count. docs/performance.md ("Deep
+# perft") has the timings and how long each depth takes.
+#
+#   scripts/perft-deep.sh [DEPTH...]
+#   PERFT_THREADS  threads (default: every core)
+#   PERFT_HASH_MB  table size in MiB (default: ply's choice from the depth and the
+#                  free memory)
+#
+# CI runs depths 14 to 16 (scripts/test-draughts-perft-deep.sh); these take minutes
+# to tens of minutes, so they are a script of their own.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --release --bin ply
+depths=("$@")
+[ ${#depths[@]} -eq 0 ] && depths=(17 18 19 20)
+threads=${PERFT_THREADS:-$(nproc)}
+status=0
+for d in "${depths[@]}"; do
+  expected=$(awk -v d="$d" '$1 == "english" && $2 == "paths" && $3 == d { print $4 }' \
+    tests/data/checkers_perft.txt)
+  args=(perft checkers "$d" --threads "$threads")
+  [ -n "${PERFT_HASH_MB:-}" ] && args+=(--hash-mb "$PERFT_HASH_MB")
+  echo "== ply ${args[*]} (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+  out=$(target/release/ply "${args[@]}")
+  echo "$out"
+  got=$(echo "$out" | head -n 1)
+  if [ -z "$expected" ]; then
+    echo "perft $d: no published count to check against"
+  elif [ "$got" = "$expected" ]; then
+    echo "perft $d: $got, the published count"
+  else
+    echo "perft $d: $got, but the published count is $expected" >&2
+    status=1
+  fi
+done
+exit $status

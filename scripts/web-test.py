@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Helpers of scripts/test-web.sh (standard library only).
+
+serve DIR REPORTS PORTFILE
+    Serves DIR on 127.0.0.1 at a free port (written to PORTFILE) with the
+    WebAssembly MIME type, and stores each POST to /selftest-report?name=NAME as
+    REPORTS/NAME.jsonl: how the page's self-test hands back what it saw.
+
+check SPEC REPORT PLY QUERYFILE
+    Reads a self-test report and checks that every position's legal moves, as the
+    page listed them, are what `PLY moves SPEC --position TEXT` lists (both sorted),
+    and what `PLY moves SPEC --after MOVES...` lists after the moves played from the
+    start (the check that also covers draughts' history, which position text
+    leaves out). Writes the query string of the screenshot page (the game's moves
+    replayed) to QUERYFILE. Exits 1 with the differences on any mismatch.
+"""
+
+import http.server
+import json
+import os
+import subprocess
+import sys
+import urllib.parse
+
+
+def serve(root, reports, portfile):
+    os.makedirs(reports, exist_ok=True)
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        extensions_map = {
+            **http.server.SimpleHTTPRequestHandler.extensions_map,
+            ".wasm": "application/wasm",
+            ".js": "text/javascript",
+        }
+
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, directory=root, **kwargs)
+
+        def do_POST(self):
+            url = urllib.parse.urlparse(self.path)
+            name = urllib.parse.parse_qs(url.query).get("name", [""])[0]
+            if url.path != "/selftest-report" or not name.replace("_", "").isalnum():
+                self.send_error(404)
+                return
+            body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+            tmp = os.path.join(reports, name + ".tmp")
+            with open(tmp, "wb") as f:
+                f.write(body)
+            os.replace(tmp, os.path.join(reports, name + ".jsonl"))
+            self.send_response(204)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    with open(portfile + ".tmp", "w") as f:
+        f.write(str(server.server_address[1]))
+    os.replace(portfile + ".tmp", portfile)
+    server.serve_forever()
+
+
+def ply_moves(ply, spec, args):
+    run = subprocess.run([ply, "moves", spec, *args], capture_output=True, text=True)
+    if run.returncode != 0:
+        return None, run.stderr.strip()
+    return run.stdout.splitlines(), None
+
+
+def check(spec, report, ply, queryfile):
+    with open(report) as f:
+        lines = [json.loads(line) for line in f if line.strip()]
+    head, tail = lines[0], lines[-1]
+    steps = [l for l in lines if "ply" in l]
+    final = next(l for l in lines if "final" in l)
+    problems = list(tail.get("errors", []))
+    # Every position the page saw: before each ply, and the last one.
+    seen = [(s["position"], s["moves"], [x["played"] for x in steps[: s["ply"]]]) for s in steps]
+    seen.append((final["final"], final["moves"], final["played"]))
+    if steps and steps[0]["position"] != head["start"]:
+        problems.append(f"the first position {steps[0]['position']!r} is not the start {head['start']!r}")
+    if final["played"] != [s["played"] for s in steps]:
+        problems.append(f"the page's moves {final['played']} are not the plies logged")
+    for position, moves, before in seen:
+        for how, args in (("--position", ["--position", position]), ("--after", ["--after", *before] if before else [])):
+            expected, err = ply_moves(ply, spec, args)
+            if err is not None:
+                problems.append(f"ply moves {spec} {how} {' '.join(args[1:])!r} failed: {err}")
+            elif sorted(expected) != sorted(moves):
+                problems.append(
+                    f"position {position!r} ({how}): the page lists {sorted(moves)}, "
+                    f"ply moves lists {sorted(expected)}"
+                )
+    by = {}
+    for s in steps:
+        by[s["by"]] = by.get(s["by"], 0) + 1
+    depths = [s["depth"] for s in steps if s["by"].startswith("engine")]
+    with open(queryfile, "w") as f:
+        f.write(urllib.parse.urlencode({"game": spec, "moves": " ".join(final["played"]),
+                                        "first": "human", "second": "human"}))
+    if problems:
+        print(f"FAIL {spec}:")
+        for p in problems:
+            print(f"  {p}")
+        return 1
+    plays = ", ".join(f"{n} by {k}" for k, n in sorted(by.items()))
+    depth = f", engine depths {min(depths)}-{max(depths)}" if depths else ""
+    print(f"ok {spec}: {len(seen)} positions agree with ply moves (by position text and "
+          f"from the start); {len(steps)} plies ({plays}{depth}); outcome {final['outcome']}")
+    print(f"   bad input: {tail['checks']['badPosition']!r}; Stop: {tail['checks']['stop']}")
+    return 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 5 and sys.argv[1] == "serve":
+        serve(*sys.argv[2:])
+    elif len(sys.argv) == 6 and sys.argv[1] == "check":
+        sys.exit(check(*sys.argv[2:]))
+    else:
+        sys.exit(__doc__)
