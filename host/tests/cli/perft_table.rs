@@ -2,8 +2,7 @@
 //! perft with `--hash-mb`, on threads, with `--divide`, in every draughts convention;
 //! one line for a bad `--hash-mb` before any work; Ctrl-C during a tabled count.
 
-mod common;
-use common::{ply, stderr, stdout};
+use crate::common::{ply, stderr, stdout};
 use std::process::{Command, Stdio};
 
 /// The first line of standard output, after checking the run succeeded.
