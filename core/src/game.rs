@@ -197,6 +197,18 @@ pub trait Game: Copy + Eq + fmt::Debug + fmt::Display + Sized {
         true
     }
 
+    /// The slot of `mv` in the engine's history table (below
+    /// [`HISTORY_SLOTS`](crate::search::engine::HISTORY_SLOTS)), read for every move
+    /// of every node the engine orders. The default hashes the move's `Hash` bytes
+    /// ([`history_slot`](crate::search::engine::history_slot)); a game may give the
+    /// same slots faster (from a table built with
+    /// [`history_slot_of_bytes`](crate::search::engine::history_slot_of_bytes)), which
+    /// leaves every search exactly as it was.
+    #[inline]
+    fn history_slot(mv: &Self::Move) -> usize {
+        crate::search::engine::history_slot(mv)
+    }
+
     /// A cheap, game-specific guess of how promising a move is (captures, extra
     /// turns, promotions score higher). Search tries higher hints first, after the
     /// hash move and killer moves. The default: no preference.

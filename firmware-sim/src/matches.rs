@@ -189,10 +189,14 @@ pub fn kalah() -> Match<Kalah, KalahEval> {
     }
 }
 
-/// Transposition-table entries for English draughts: 512 (32-byte entries, 16 KiB),
-/// which leaves 48 KiB of stack for up to 6 + 32 (quiescence) searched plies of about
-/// 1 KiB each (an 820-byte move list and a 160-byte position); with 1024 slots the
-/// depth-8 game overflowed the stack.
+/// Transposition-table entries for English draughts: 512 (16-byte entries, 8 KiB).
+/// The rest of the 64 KiB holds the stack: the engine and one frame of about
+/// 1.25 KiB per searched ply (a 548-byte move list of 8-byte moves, a 160-byte
+/// position, the move-ordering buffer), for up to [`CHECKERS_DEPTH`] + 32
+/// (quiescence) plies; the depth-10 games reach a stack high-water mark of about
+/// 35 KiB (docs/firmware.md). With 12-byte moves, a move list copied per node and
+/// the position's moves inlined into the engine's frame (1.9 KiB a ply), depth 6
+/// was the limit.
 pub const CHECKERS_TT_SLOTS: usize = 512;
 
 /// English draughts (the seed's rules: draw on the third repetition or after 40
@@ -214,8 +218,9 @@ pub fn checkers() -> Match<Draughts, DraughtsEval> {
     }
 }
 
-/// Search depth of both draughts games.
-pub const CHECKERS_DEPTH: u32 = 6;
+/// Search depth of both draughts games (6 until the stack per searched ply
+/// shrank; see [`CHECKERS_TT_SLOTS`]).
+pub const CHECKERS_DEPTH: u32 = 10;
 
 /// Transposition-table entries for Calgary draughts (as [`CHECKERS_TT_SLOTS`]).
 pub const CHECKERS_CALGARY_TT_SLOTS: usize = 512;

@@ -1,9 +1,10 @@
 //! Long work and Ctrl-C: result files are written whole or not at all, and progress is
 //! shown while the work runs.
 //!
-//! * [`install`] (called once by `main`) makes Ctrl-C (and SIGTERM) remove every result
-//!   file still being written, print `interrupted` on standard error and exit with
-//!   status 130, the shell's convention for SIGINT.
+//! * [`install`] (called once by `main`) makes Ctrl-C (and SIGTERM) run the hook a long
+//!   job set with [`on_interrupt`] (saving its checkpoint), remove every result file
+//!   still being written, print `interrupted` on standard error and exit with status
+//!   130, the shell's convention for SIGINT.
 //! * [`write_atomic`] writes a result file under a temporary name in the same
 //!   directory, registered for that clean-up, and renames it into place once complete:
 //!   an interrupted (or failed) write leaves neither a partial file nor the temporary.
@@ -24,7 +25,8 @@ static ON_INTERRUPT: Mutex<Option<Hook>> = Mutex::new(None);
 
 /// Sets (or with `None` clears) what the Ctrl-C / SIGTERM handler does before it removes
 /// the pending files and exits: a long job saves its checkpoint here
-/// ([`crate::distributed`]). One at a time: a new one replaces the last.
+/// ([`crate::distributed`], `ply solve kalah --checkpoint`). One at a time: a new one
+/// replaces the last.
 pub fn on_interrupt(hook: Option<Hook>) {
     *ON_INTERRUPT.lock().unwrap_or_else(|e| e.into_inner()) = hook;
 }

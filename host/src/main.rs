@@ -140,6 +140,14 @@ enum Command {
         game: String,
         #[command(flatten)]
         pos: PositionArgs,
+        /// Save what the solve has proved to this file as it goes (whenever that
+        /// changes, at most once a second, on Ctrl-C and at the end); it must not
+        /// exist unless --resume (kalah only).
+        #[arg(long)]
+        checkpoint: Option<std::path::PathBuf>,
+        /// Go on from the --checkpoint file of the same solve.
+        #[arg(long, requires = "checkpoint")]
+        resume: bool,
     },
     /// Play a game: human or AI on each side.
     Play {
@@ -326,7 +334,14 @@ fn check_settings(command: &Command) -> Result<(), String> {
                 settings::output_file(std::path::Path::new(path), "--results")?;
             }
         }
-        Command::Moves { .. } | Command::Solve { .. } => {}
+        Command::Solve {
+            checkpoint, resume, ..
+        } => {
+            if let Some(path) = checkpoint {
+                settings::checkpoint(path, *resume)?;
+            }
+        }
+        Command::Moves { .. } => {}
     }
     // Commands not yet dealt out to the ranks of an MPI run.
     match command {
@@ -450,11 +465,17 @@ fn run(cli: Cli) -> Result<(), String> {
             },
         )
         .map(drop),
-        Command::Solve { game, pos } => with_game(
+        Command::Solve {
+            game,
+            pos,
+            checkpoint,
+            resume,
+        } => with_game(
             &game,
             solve::Solve {
                 position: pos.position,
                 after: pos.after,
+                options: ply_host::games::SolveOptions { checkpoint, resume },
             },
         )
         .map(drop),

@@ -13,6 +13,7 @@
 //! | `PLY_THREADS` | 1 to [`max_threads`] |
 //! | `PLY_GUESS_DEPTH` | 0 to [`MAX_GUESS_DEPTH`] |
 //! | `PLY_KALAH_MOVE_NODES` | 0 to 18446744073709551615, or `max` |
+//! | `PLY_KALAH_STOP_NODES` | 1 to 18446744073709551615 (a test hook: `ply solve kalah` stops as on Ctrl-C after about that many nodes) |
 //!
 //! Thread counts (`--threads`, `PLY_THREADS`) are bounded by [`max_threads`]: at most
 //! [`THREADS_PER_CORE`] per core of the machine and at most [`MAX_THREADS`]. More
@@ -196,6 +197,9 @@ pub struct Environment {
     /// `PLY_KALAH_MOVE_NODES`: the node budget of each first move's exact value
     /// (`max` is `u64::MAX`).
     pub move_nodes: Option<u64>,
+    /// `PLY_KALAH_STOP_NODES`: stop the Kalah solve as Ctrl-C would after about this
+    /// many nodes (the test hook of `ply solve --resume`).
+    pub stop_nodes: Option<u64>,
 }
 
 /// The names of the variables [`environment`] reads.
@@ -206,6 +210,7 @@ pub const VARIABLES: &[&str] = &[
     "PLY_THREADS",
     "PLY_GUESS_DEPTH",
     "PLY_KALAH_MOVE_NODES",
+    "PLY_KALAH_STOP_NODES",
 ];
 
 /// Reads and checks every `PLY_*` variable ply uses; the first bad one is an error
@@ -302,6 +307,7 @@ pub fn environment_from(get: impl Fn(&str) -> Option<OsString>) -> Result<Enviro
     let guess_depth =
         number("PLY_GUESS_DEPTH", 0, u64::from(MAX_GUESS_DEPTH), " (plies)")?.map(|n| n as u32);
     let move_nodes = number("PLY_KALAH_MOVE_NODES", 0, u64::MAX, ", or max")?;
+    let stop_nodes = number("PLY_KALAH_STOP_NODES", 1, u64::MAX, "")?;
     Ok(Environment {
         tables_dir,
         table_seeds,
@@ -309,6 +315,7 @@ pub fn environment_from(get: impl Fn(&str) -> Option<OsString>) -> Result<Enviro
         threads,
         guess_depth,
         move_nodes,
+        stop_nodes,
     })
 }
 
@@ -343,6 +350,7 @@ mod tests {
             ("PLY_THREADS", "1"),
             ("PLY_GUESS_DEPTH", "64"),
             ("PLY_KALAH_MOVE_NODES", "max"),
+            ("PLY_KALAH_STOP_NODES", "1000"),
         ])
         .unwrap();
         assert_eq!(e.tables_dir, Some(PathBuf::from("/tmp/t")));
@@ -351,6 +359,7 @@ mod tests {
         assert_eq!(e.threads, Some(1));
         assert_eq!(e.guess_depth, Some(64));
         assert_eq!(e.move_nodes, Some(u64::MAX));
+        assert_eq!(e.stop_nodes, Some(1000));
         assert_eq!(
             env(&[("PLY_KALAH_MOVE_NODES", "18446744073709551615")])
                 .unwrap()
@@ -395,6 +404,16 @@ mod tests {
                 "PLY_GUESS_DEPTH='4294967297' is out of range",
             ),
             ("PLY_THREADS", "0", "PLY_THREADS='0' is out of range"),
+            (
+                "PLY_KALAH_STOP_NODES",
+                "0",
+                "PLY_KALAH_STOP_NODES='0' is out of range: expected a whole number 1 to",
+            ),
+            (
+                "PLY_KALAH_STOP_NODES",
+                "max",
+                "PLY_KALAH_STOP_NODES='max' is not a number",
+            ),
             (
                 "PLY_THREADS",
                 "100000",

@@ -506,7 +506,9 @@ impl<G: Game, E: Evaluator<G>, C: Clock, T: Table> Engine<G, E, C, T> {
             }
         }
 
-        let moves = game.legal_moves();
+        // Generated in place: returning the list by value would copy it.
+        let mut moves = G::MoveList::default();
+        game.generate_moves(&mut moves);
         if moves.is_empty() {
             return self.leaf(game, ply);
         }
@@ -607,7 +609,7 @@ impl<G: Game, E: Evaluator<G>, C: Clock, T: Table> Engine<G, E, C, T> {
             k[1] = k[0];
             k[0] = Some(mv);
         }
-        let slot = &mut self.history[game.side_to_move().index()][history_slot(&mv)];
+        let slot = &mut self.history[game.side_to_move().index()][G::history_slot(&mv)];
         *slot = slot.saturating_add(depth * depth).min(1 << 20);
     }
 
@@ -641,7 +643,7 @@ impl<G: Game, E: Evaluator<G>, C: Clock, T: Table> Engine<G, E, C, T> {
                     0
                 };
                 let hist = if use_history {
-                    i64::from(history[history_slot(&m)])
+                    i64::from(history[G::history_slot(&m)])
                 } else {
                     0
                 };
@@ -673,7 +675,9 @@ impl<G: Game, E: Evaluator<G>, C: Clock, T: Table> Engine<G, E, C, T> {
     }
 }
 
-/// Folds a move into a history slot with FxHash-style mixing of its `Hash` bytes.
+/// Folds a move into a history slot with FxHash-style mixing of its `Hash` bytes:
+/// [`history_slot_of_bytes`] of the bytes its `Hash` writes. The default of
+/// [`Game::history_slot`].
 pub fn history_slot<M: Hash>(mv: &M) -> usize {
     struct Fx(u64);
     impl Hasher for Fx {
@@ -682,12 +686,36 @@ pub fn history_slot<M: Hash>(mv: &M) -> usize {
         }
         fn write(&mut self, bytes: &[u8]) {
             for &b in bytes {
-                self.0 =
-                    (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+                self.0 = fx_byte(self.0, b);
             }
         }
     }
     let mut h = Fx(0);
     mv.hash(&mut h);
-    (crate::zobrist::mix64(h.0) as usize) % HISTORY_SLOTS
+    slot_of_hash(h.0)
+}
+
+/// One byte of the FxHash-style mixing of [`history_slot`].
+#[inline(always)]
+const fn fx_byte(h: u64, b: u8) -> u64 {
+    (h.rotate_left(5) ^ b as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95)
+}
+
+/// The history slot of a mixed hash.
+#[inline(always)]
+const fn slot_of_hash(h: u64) -> usize {
+    (crate::zobrist::mix64(h) as usize) % HISTORY_SLOTS
+}
+
+/// The history slot of a move whose `Hash` writes exactly `bytes` (as
+/// [`history_slot`] computes it), in a `const` context: a game's table of slots
+/// ([`Game::history_slot`]) is built with it.
+pub const fn history_slot_of_bytes(bytes: &[u8]) -> usize {
+    let mut h = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        h = fx_byte(h, bytes[i]);
+        i += 1;
+    }
+    slot_of_hash(h)
 }

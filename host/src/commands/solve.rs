@@ -1,9 +1,10 @@
-//! `ply solve GAME [--position P] [--after M...]`: the exact value under perfect play.
+//! `ply solve GAME [--position P] [--after M...] [--checkpoint FILE [--resume]]`: the
+//! exact value under perfect play.
 
 use std::time::Instant;
 
 use crate::commands::secs;
-use crate::games::{HostGame, SolveOutput};
+use crate::games::{HostGame, SolveOptions, SolveOutput};
 use crate::position::setup;
 use crate::spec::GameCommand;
 
@@ -14,6 +15,8 @@ pub struct Solve {
     pub position: Option<String>,
     /// Moves to play first.
     pub after: Vec<String>,
+    /// The checkpoint (`--checkpoint`, `--resume`).
+    pub options: SolveOptions,
 }
 
 impl GameCommand for Solve {
@@ -21,7 +24,7 @@ impl GameCommand for Solve {
     fn run<G: HostGame>(self, rules: G::Rules) -> Result<SolveOutput, String> {
         let game: G = setup(rules, self.position.as_deref(), &self.after)?;
         let t = Instant::now();
-        let out = game.solve(&mut |line| crate::errln!("{}", line))?;
+        let out = game.solve(&self.options, &mut |line| crate::errln!("{}", line))?;
         crate::outln!("value: {}", out.value)?;
         let best: Vec<&str> = out
             .move_values

@@ -14,7 +14,7 @@ use ply_core::games::kalah::{Kalah, KalahEval, Pit, StoreDifference};
 use ply_core::search::{Evaluator, Score};
 use ply_core::{Game, Outcome, Player};
 
-use crate::games::{HostGame, SolveOutput};
+use crate::games::{HostGame, SolveOptions, SolveOutput};
 
 /// The Kalah evaluations a player can choose.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,7 +105,11 @@ impl HostGame for Kalah {
         format!("chooses pit {}", self.display_move(mv))
     }
 
-    fn solve(&self, progress: &mut dyn FnMut(&str)) -> Result<SolveOutput, String> {
-        crate::kalah_solve::solve(self, progress)
+    fn solve(
+        &self,
+        options: &SolveOptions,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<SolveOutput, String> {
+        crate::kalah_solve::solve(self, options, progress)
     }
 }

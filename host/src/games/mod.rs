@@ -26,6 +26,28 @@ pub struct SolveOutput {
     pub details: Vec<String>,
 }
 
+/// How `ply solve` runs beyond the position: the checkpoint of a long solve.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SolveOptions {
+    /// Save what is proved to this file as the solve goes (`--checkpoint`).
+    pub checkpoint: Option<std::path::PathBuf>,
+    /// Go on from what the checkpoint holds (`--resume`).
+    pub resume: bool,
+}
+
+impl SolveOptions {
+    /// An error for a game whose solve keeps no checkpoint, if one was asked for.
+    pub fn refuse_checkpoint(&self, game: &str) -> Result<(), String> {
+        match self.checkpoint {
+            Some(_) => Err(format!(
+                "--checkpoint is not available for solving {} (only kalah)",
+                game
+            )),
+            None => Ok(()),
+        }
+    }
+}
+
 /// A game the `ply` tools can run.
 pub trait HostGame: Game<Move: Send + Sync> + PerftKey + Send + Sync + 'static {
     /// The name in game specs (`tictactoe`).
@@ -100,8 +122,12 @@ pub trait HostGame: Game<Move: Send + Sync> + PerftKey + Send + Sync + 'static {
 
     /// The exact value of this position for the side to move, and of each move.
     /// `progress` receives a line now and then during long solves.
-    fn solve(&self, progress: &mut dyn FnMut(&str)) -> Result<SolveOutput, String> {
-        let _ = progress;
+    fn solve(
+        &self,
+        options: &SolveOptions,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<SolveOutput, String> {
+        let _ = (options, progress);
         Err(format!("exact solving is not available for {}", Self::NAME))
     }
 }

@@ -6,7 +6,7 @@ use ply_core::search::TtEntry;
 use ply_core::solve::Solver;
 use ply_core::{Game, Player};
 
-use crate::games::{HostGame, SolveOutput};
+use crate::games::{HostGame, SolveOptions, SolveOutput};
 
 impl HostGame for TicTacToe {
     const NAME: &'static str = "tictactoe";
@@ -60,7 +60,12 @@ impl HostGame for TicTacToe {
         out
     }
 
-    fn solve(&self, _progress: &mut dyn FnMut(&str)) -> Result<SolveOutput, String> {
+    fn solve(
+        &self,
+        options: &SolveOptions,
+        _progress: &mut dyn FnMut(&str),
+    ) -> Result<SolveOutput, String> {
+        options.refuse_checkpoint(Self::NAME)?;
         let mut slots = vec![TtEntry::EMPTY; 1 << 14];
         let mut solver = Solver::new(&mut slots);
         let root = solver.solve(self).map_err(|e| e.to_string())?;

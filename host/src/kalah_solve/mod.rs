@@ -7,7 +7,8 @@
 //! * `PLY_TABLES_DIR`: where endgame tables live (default `$XDG_CACHE_HOME/ply`,
 //!   else `$HOME/.cache/ply`, else `.ply-tables`);
 //! * `PLY_KALAH_TABLE_SEEDS`: seeds in play the tables cover (default by board size,
-//!   see [`default_table_seeds`]; `0` for none);
+//!   see [`default_table_seeds`], or more if the table file on disk holds more and
+//!   fits in half the free memory; `0` for none);
 //! * `PLY_HASH_MB`: transposition table MiB (default 1024, 8 when the tables cover
 //!   all but a few seeds);
 //! * `PLY_THREADS`: threads building endgame tables and solvers (default: the
@@ -17,37 +18,162 @@
 //! * `PLY_KALAH_MOVE_NODES`: nodes a first move may spend on its exact value after
 //!   its first null-window pass (default `max`: no limit, every value exact); over
 //!   it, `ply solve` prints the upper bound proved so far (for boards too big to
-//!   solve every move in the time at hand).
+//!   solve every move in the time at hand);
+//! * `PLY_KALAH_STOP_NODES`: stop (as Ctrl-C would, saving the checkpoint) once the
+//!   solvers have searched about this many nodes: the test hook of `--resume`.
+//!
+//! With `--checkpoint FILE` the bounds proved so far are saved to `FILE`
+//! (`checkpoint.rs`) whenever they change (at most once a second), on Ctrl-C and at
+//! the end; `--resume` goes on from them.
 
+mod checkpoint;
+mod passes;
 mod scheduler;
+mod table_file;
 mod tables;
 
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use ply_core::games::kalah::solver::{EndgameTables, SharedSolverTable, SolverConfig};
+use ply_core::games::kalah::solver::{table_len, EndgameTables, SharedSolverTable, SolverConfig};
 use ply_core::games::kalah::Kalah;
 use ply_core::Game;
 
-use crate::games::SolveOutput;
+use crate::games::{SolveOptions, SolveOutput};
+use crate::quote::quote;
+use scheduler::Proved;
 
 pub use tables::default_table_seeds;
 
 /// Plies of the shallow searches that give each solve its first guess.
 const GUESS_DEPTH: u32 = 12;
 
+/// Writes the checkpoint of a solve, from the solving threads' loop or from the
+/// Ctrl-C handler (one at a time); after [`CheckpointWriter::close`] no more.
+struct CheckpointWriter {
+    path: Option<std::path::PathBuf>,
+    fingerprint: String,
+    proved: Arc<Proved>,
+    closed: Mutex<bool>,
+}
+
+impl CheckpointWriter {
+    /// Saves what is proved (nothing without `--checkpoint`).
+    fn save(&self) -> Result<(), String> {
+        let closed = self.closed.lock().unwrap_or_else(|e| e.into_inner());
+        match &self.path {
+            Some(path) if !*closed => {
+                checkpoint::save(path, &self.fingerprint, &self.proved.records())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Saves a last time; later saves do nothing. The line to show, if any.
+    fn close(&self) -> Option<String> {
+        let saved = self.save();
+        *self.closed.lock().unwrap_or_else(|e| e.into_inner()) = true;
+        let path = self.path.as_ref()?;
+        Some(match saved {
+            Ok(()) => format!(
+                "checkpoint saved to {}: go on with --resume",
+                quote(&path.to_string_lossy())
+            ),
+            Err(e) => e,
+        })
+    }
+}
+
 /// The exact value of `game` for its side to move and of each of its moves, for
 /// [`crate::HostGame::solve`]; `progress` receives the progress lines.
-pub fn solve(game: &Kalah, progress: &mut dyn FnMut(&str)) -> Result<SolveOutput, String> {
-    let rules = game.rules();
+pub fn solve(
+    game: &Kalah,
+    options: &SolveOptions,
+    progress: &mut dyn FnMut(&str),
+) -> Result<SolveOutput, String> {
     // Every setting was checked by `main` before any work; read them again here.
     let env = crate::settings::environment()?;
+    let move_nodes = env.move_nodes.unwrap_or(u64::MAX);
+
+    // The checkpoint first: one that is refused costs no work.
+    let items = 1 + game.legal_moves().len();
+    let fingerprint = checkpoint::fingerprint(game, move_nodes);
+    let resumed = match (&options.checkpoint, options.resume) {
+        (Some(path), true) => checkpoint::load(path, &fingerprint, items)?,
+        _ => None,
+    };
+    let resuming = resumed.is_some();
+    let proved = Arc::new(Proved::new(items, resumed));
+    let writer = Arc::new(CheckpointWriter {
+        path: options.checkpoint.clone(),
+        fingerprint,
+        proved: proved.clone(),
+        closed: Mutex::new(false),
+    });
+    if let Some(path) = &options.checkpoint {
+        let names: Vec<String> = game
+            .legal_moves()
+            .iter()
+            .map(|&m| game.display_move(m).to_string())
+            .collect();
+        progress(&format!(
+            "checkpoint {}: {}",
+            quote(&path.to_string_lossy()),
+            if resuming {
+                format!("resuming; proved before: {}", proved.line(&names))
+            } else {
+                "new".to_string()
+            }
+        ));
+        writer.save()?;
+        let w = writer.clone();
+        crate::interrupt::on_interrupt(Some(Box::new(move || {
+            if let Some(line) = w.close() {
+                crate::errln!("{}", line);
+            }
+        })));
+    }
+    let result = solve_with(game, &env, &proved, &writer, progress);
+    crate::interrupt::on_interrupt(None);
+    let mut out = result?;
+    if resuming {
+        out.details.push("resumed from the checkpoint".to_string());
+    }
+    Ok(out)
+}
+
+/// [`solve`] once the checkpoint is read: tables, table memory, the threaded job.
+fn solve_with(
+    game: &Kalah,
+    env: &crate::settings::Environment,
+    proved: &Proved,
+    writer: &CheckpointWriter,
+    progress: &mut dyn FnMut(&str),
+) -> Result<SolveOutput, String> {
+    let rules = game.rules();
     let threads = env
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let in_play = game.seeds_in_play();
-    let want = env
-        .table_seeds
-        .unwrap_or_else(|| default_table_seeds(rules.pits));
+    // By default, the default size or the file on disk if it holds more (built
+    // with a larger PLY_KALAH_TABLE_SEEDS once), as long as it takes at most half
+    // the memory free now.
+    let want = env.table_seeds.unwrap_or_else(|| {
+        let default = default_table_seeds(rules.pits);
+        match tables::seeds_on_disk(rules.pits, rules.empty_capture, env.tables_dir.clone()) {
+            Some(k) if k > default => {
+                let bytes = table_len(rules.pits, k.min(in_play)).unwrap_or(usize::MAX) as u64;
+                let fits = crate::memory::check_available(bytes.saturating_mul(2), "").is_ok();
+                if fits {
+                    k
+                } else {
+                    default
+                }
+            }
+            _ => default,
+        }
+    });
     // No point in tables beyond the seeds on the board.
     let seeds = want.min(in_play).min(120);
     let t0 = Instant::now();
@@ -76,6 +202,7 @@ pub fn solve(game: &Kalah, progress: &mut dyn FnMut(&str)) -> Result<SolveOutput
     };
 
     let t1 = Instant::now();
+    let stopped_at_nodes = AtomicBool::new(false);
     let words = crate::memory::zeroed_atomic_words(
         (hash_mb as usize * (1 << 20)) / 8 + SharedSolverTable::BUCKET_WORDS,
         &format!("a transposition table of {} MiB (PLY_HASH_MB)", hash_mb),
@@ -94,8 +221,28 @@ pub fn solve(game: &Kalah, progress: &mut dyn FnMut(&str)) -> Result<SolveOutput
         guess_depth: env.guess_depth.unwrap_or(GUESS_DEPTH),
         move_nodes: env.move_nodes.unwrap_or(u64::MAX),
         start: t1,
+        proved,
+        save: &|| writer.save(),
+        stop_nodes: env.stop_nodes,
+        stopped_at_nodes: &stopped_at_nodes,
     };
-    let solved = job.run(progress)?;
+    let solved = match job.run(progress) {
+        Ok(s) => {
+            writer.save()?;
+            s
+        }
+        Err(e) => {
+            let saved = writer.close();
+            if stopped_at_nodes.load(std::sync::atomic::Ordering::Relaxed) {
+                return Err(format!(
+                    "stopped after {} nodes (PLY_KALAH_STOP_NODES){}",
+                    env.stop_nodes.unwrap_or(0),
+                    saved.map(|l| format!("; {}", l)).unwrap_or_default()
+                ));
+            }
+            return Err(e);
+        }
+    };
     let search_secs = t1.elapsed().as_secs_f64();
 
     let mut move_values = Vec::new();

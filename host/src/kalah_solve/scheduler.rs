@@ -5,20 +5,30 @@
 //! 1. First guesses: a shallow search of each first move ([`KalahSolver::estimate`],
 //!    `PLY_GUESS_DEPTH` plies) gives its task a first guess and orders the moves
 //!    worst first: those cost most.
-//! 2. Tasks: the root first, then the moves. Once the root value `V` is known, each
-//!    move is searched below `V` (a best move's first pass proves it equal to `V`);
-//!    after its first pass a move may spend `PLY_KALAH_MOVE_NODES` nodes on its
-//!    exact value, else only the bounds proved so far are kept.
+//! 2. Tasks: the root first, then the moves, each solved by MTD(f) null-window
+//!    passes ([`KalahSolver::test`]) that the solvers take one at a time
+//!    (`passes.rs`): a solver takes the next pass of the first task nobody works on,
+//!    and where there is none (and, while the root is unsolved, before that) a pass
+//!    at another `beta` of a task under way, so every core works on the root until
+//!    it is solved and on the last moves at the end. Once the root value `V` is
+//!    known, each move is searched below `V` (a best move's first pass proves it
+//!    equal to `V`); after its first pass a move may spend `PLY_KALAH_MOVE_NODES`
+//!    nodes on its exact value, else only the bounds proved so far are kept.
 //! 3. Settling: a move whose budget ran out before `V` was known may not be proved
 //!    below `V` yet: one pass against `V` decides.
+//!
+//! What is proved so far ([`Proved`]: bounds on every task's value from the passes
+//! that finished, and which tasks are done) is shared by the solvers, the progress
+//! lines and the checkpoint; a job given such bounds (resumed from a checkpoint)
+//! starts each task inside them and skips the finished ones.
 //!
 //! Every value here is the root's side to move's final margin. The solver values a
 //! first move's position for its own side to move; [`FirstMove`] turns those values
 //! into the root mover's, the one place that converts.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use ply_core::games::kalah::solver::{
     bounds_for_player, EndgameTables, Interrupted, KalahSolver, SharedSolverTable, SolveControl,
@@ -27,6 +37,125 @@ use ply_core::games::kalah::solver::{
 use ply_core::games::kalah::{Kalah, Pit};
 use ply_core::search::for_player;
 use ply_core::{Game, Player};
+
+use super::checkpoint::TaskState;
+use super::passes::{Board, PassWatch, Pick};
+
+/// Bounds standing for "nothing known" on a value (beyond any Kalah margin).
+pub(super) const UNKNOWN: (i32, i32) = (-1000, 1000);
+
+/// What the solve has proved so far, every value for the root's side to move: item 0
+/// is the root, item `k` the `k`-th legal move in generation order.
+pub(super) struct Proved {
+    tasks: Mutex<Vec<TaskState>>,
+    changed: AtomicBool,
+}
+
+impl Proved {
+    /// Nothing proved about `items` tasks, or what `resume` says.
+    pub(super) fn new(items: usize, resume: Option<Vec<Option<TaskState>>>) -> Self {
+        let none = TaskState {
+            lo: UNKNOWN.0,
+            hi: UNKNOWN.1,
+            done: false,
+            nodes: 0,
+        };
+        let tasks = match resume {
+            Some(r) => r.into_iter().map(|t| t.unwrap_or(none)).collect(),
+            None => vec![none; items],
+        };
+        Proved {
+            tasks: Mutex::new(tasks),
+            changed: AtomicBool::new(false),
+        }
+    }
+
+    /// Every task's state.
+    pub(super) fn snapshot(&self) -> Vec<TaskState> {
+        self.tasks.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// The checkpoint's records: a task with nothing proved and no nodes has none.
+    pub(super) fn records(&self) -> Vec<Option<TaskState>> {
+        self.snapshot()
+            .into_iter()
+            .map(|t| (t.done || (t.lo, t.hi) != UNKNOWN || t.nodes > 0).then_some(t))
+            .collect()
+    }
+
+    /// Task `i`'s value is proved to lie in `lo..=hi` as well. The root's value is
+    /// the best move's: bounds on the moves bound it too (it is at least every
+    /// move's lower bound and at most the largest upper bound), and it is done once
+    /// that makes it exact.
+    pub(super) fn narrow(&self, i: usize, (lo, hi): (i32, i32)) {
+        let mut tasks = self.tasks.lock().unwrap_or_else(|e| e.into_inner());
+        let tighten = |t: &mut TaskState, lo: i32, hi: i32| {
+            let (nlo, nhi) = (t.lo.max(lo), t.hi.min(hi));
+            if (nlo, nhi) != (t.lo, t.hi) && nlo <= nhi {
+                t.lo = nlo;
+                t.hi = nhi;
+                self.changed.store(true, Ordering::Relaxed);
+            }
+        };
+        tighten(&mut tasks[i], lo, hi);
+        if i > 0 {
+            let lo = tasks[1..].iter().map(|t| t.lo).max().unwrap_or(UNKNOWN.0);
+            let hi = tasks[1..].iter().map(|t| t.hi).max().unwrap_or(UNKNOWN.1);
+            tighten(&mut tasks[0], lo, hi);
+            if tasks[0].lo == tasks[0].hi {
+                tasks[0].done = true;
+            }
+        }
+    }
+
+    /// Task `i` is finished with the bounds `b`, having searched `nodes` more.
+    pub(super) fn finish(&self, i: usize, b: (i32, i32), nodes: u64) {
+        self.narrow(i, b);
+        let mut tasks = self.tasks.lock().unwrap_or_else(|e| e.into_inner());
+        tasks[i].done = true;
+        tasks[i].nodes += nodes;
+        self.changed.store(true, Ordering::Relaxed);
+    }
+
+    /// Task `i` searched `nodes` more without finishing.
+    pub(super) fn spent(&self, i: usize, nodes: u64) {
+        let mut tasks = self.tasks.lock().unwrap_or_else(|e| e.into_inner());
+        tasks[i].nodes += nodes;
+        self.changed.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether anything changed since the last call.
+    pub(super) fn take_changed(&self) -> bool {
+        self.changed.swap(false, Ordering::Relaxed)
+    }
+
+    /// The root's value, once it is exact.
+    pub(super) fn root_value(&self) -> Option<i32> {
+        let t = self.tasks.lock().unwrap_or_else(|e| e.into_inner())[0];
+        (t.lo == t.hi).then_some(t.lo)
+    }
+
+    /// What is proved, as a progress line: `root 8..=12, pit 1 <= -6, pit 3 = 8, ...`.
+    pub(super) fn line(&self, names: &[String]) -> String {
+        let show = |t: &TaskState| match (t.lo, t.hi) {
+            (lo, hi) if lo == hi => format!("= {}", lo),
+            (lo, hi) if lo <= UNKNOWN.0 && hi >= UNKNOWN.1 => "?".to_string(),
+            (lo, hi) if lo <= UNKNOWN.0 => format!("<= {}", hi),
+            (lo, hi) if hi >= UNKNOWN.1 => format!(">= {}", lo),
+            (lo, hi) => format!("{}..={}", lo, hi),
+        };
+        let tasks = self.snapshot();
+        std::iter::once(format!("root {}", show(&tasks[0])))
+            .chain(
+                tasks[1..]
+                    .iter()
+                    .zip(names)
+                    .map(|(t, n)| format!("pit {} {}", n, show(t))),
+            )
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
 
 /// A solve to share out: the root position, the memory every solver shares, and the
 /// settings.
@@ -47,6 +176,16 @@ pub(super) struct Job<'a> {
     pub(super) move_nodes: u64,
     /// The clock of the progress lines.
     pub(super) start: Instant,
+    /// What is proved so far (and, resuming, what was proved before).
+    pub(super) proved: &'a Proved,
+    /// Called when something more is proved (at most once a second) and at the end:
+    /// saves the checkpoint (an error is shown as a progress line).
+    pub(super) save: &'a (dyn Fn() -> Result<(), String> + Sync),
+    /// Stop once the solvers have searched about this many nodes in all, as Ctrl-C
+    /// would (`PLY_KALAH_STOP_NODES`, a test hook).
+    pub(super) stop_nodes: Option<u64>,
+    /// Set when the job stopped at `stop_nodes`.
+    pub(super) stopped_at_nodes: &'a AtomicBool,
 }
 
 /// What a job found, every value for the root's side to move.
@@ -95,6 +234,27 @@ impl FirstMove {
         let found = solver.solve_bounded(&self.child, lower, upper, guess, max_nodes, rep)?;
         Ok(bounds_for_player(&self.child, self.me, found))
     }
+
+    /// One pass: is the move's value (known to lie in `bounds`) at least `beta`?
+    /// The bounds narrowed by it ([`KalahSolver::test`]).
+    fn test(
+        &self,
+        solver: &mut KalahSolver<'_, SharedSolverTable<'_>>,
+        bounds: (i32, i32),
+        beta: i32,
+        rep: &mut Reporter<'_>,
+    ) -> Result<(i32, i32), Interrupted> {
+        let (lower, upper) = bounds_for_player(&self.child, self.me, bounds);
+        // For the opponent to move, "at least beta" for the root's mover is "at most
+        // -beta", that is "not at least 1 - beta", for the opponent.
+        let beta = if self.child.side_to_move() == self.me {
+            beta
+        } else {
+            1 - beta
+        };
+        let found = solver.test(&self.child, lower, upper, beta, rep)?;
+        Ok(bounds_for_player(&self.child, self.me, found))
+    }
 }
 
 /// A task for a solver thread.
@@ -105,10 +265,57 @@ enum Task {
     Move(usize),
 }
 
+impl Task {
+    /// The task's item in [`Proved`].
+    fn item(self) -> usize {
+        match self {
+            Task::Root => 0,
+            Task::Move(i) => i + 1,
+        }
+    }
+}
+
+/// How a task's future margins (what the solver's progress reports) become values
+/// for the root's side to move: add the position's stores' margin, and negate when
+/// the position's side to move is the root's opponent.
+#[derive(Clone, Copy)]
+struct Conversion {
+    item: usize,
+    stores: i32,
+    flip: bool,
+}
+
+impl Conversion {
+    fn of(task: Task, root: &Kalah, moves: &[FirstMove]) -> Self {
+        let (game, flip) = match task {
+            Task::Root => (root, false),
+            Task::Move(i) => (
+                &moves[i].child,
+                moves[i].child.side_to_move() != root.side_to_move(),
+            ),
+        };
+        Conversion {
+            item: task.item(),
+            stores: game.store_difference(),
+            flip,
+        }
+    }
+
+    fn bounds(&self, lo: i32, hi: i32) -> (i32, i32) {
+        let (lo, hi) = (self.stores + lo, self.stores + hi);
+        if self.flip {
+            (-hi, -lo)
+        } else {
+            (lo, hi)
+        }
+    }
+}
+
 impl<'a> Job<'a> {
     /// Runs the job on `threads` threads, passing progress lines to `progress`.
     pub(super) fn run(&self, progress: &mut dyn FnMut(&str)) -> Result<Solved, String> {
         let stop = AtomicBool::new(false);
+        let counted = AtomicU64::new(0);
         let me = self.root.side_to_move();
         let moves: Vec<FirstMove> = self
             .root
@@ -120,8 +327,12 @@ impl<'a> Job<'a> {
                 me,
             })
             .collect();
+        let shared = Shared {
+            stop: &stop,
+            counted: &counted,
+        };
         let (tx, rx) = mpsc::channel::<String>();
-        let (estimates, estimate_nodes) = self.first_guesses(&moves, tx.clone(), &stop)?;
+        let (estimates, estimate_nodes) = self.first_guesses(&moves, tx.clone(), shared)?;
         let mut order: Vec<usize> = (0..moves.len()).collect();
         order.sort_by_key(|&i| estimates[i]);
         let _ = tx.send(format!(
@@ -139,11 +350,13 @@ impl<'a> Job<'a> {
                 .collect::<Vec<_>>()
                 .join(", ")
         ));
+        let done = self.proved.snapshot();
         let tasks: Vec<Task> = std::iter::once(Task::Root)
             .chain(order.iter().map(|&i| Task::Move(i)))
+            .filter(|t| !done[t.item()].done)
             .collect();
-        let mut solved = self.run_tasks(&moves, &estimates, &tasks, (tx, rx), progress, &stop)?;
-        solved.nodes += estimate_nodes + self.settle(&moves, &mut solved, &stop)?;
+        let mut solved = self.run_tasks(&moves, &estimates, &tasks, (tx, rx), progress, shared)?;
+        solved.nodes += estimate_nodes + self.settle(&moves, &mut solved, shared)?;
         Ok(solved)
     }
 
@@ -155,15 +368,36 @@ impl<'a> Job<'a> {
         Ok(solver)
     }
 
+    /// A reporter of progress lines to `out` for the task `task`, if any.
+    fn reporter<'r>(
+        &'r self,
+        label: String,
+        out: mpsc::Sender<String>,
+        shared: Shared<'r>,
+    ) -> Reporter<'r> {
+        Reporter {
+            label,
+            start: self.start,
+            last: 0.0,
+            out,
+            shared,
+            task: None,
+            pass: None,
+            proved: self.proved,
+            stop_nodes: self.stop_nodes,
+            stopped_at_nodes: self.stopped_at_nodes,
+        }
+    }
+
     /// Each move's first guess, and the nodes they took.
     fn first_guesses(
         &self,
         moves: &[FirstMove],
         tx: mpsc::Sender<String>,
-        stop: &AtomicBool,
+        shared: Shared<'_>,
     ) -> Result<(Vec<i32>, u64), String> {
         let mut solver = self.solver()?;
-        let mut rep = Reporter::new("first guesses".to_string(), self.start, tx, stop);
+        let mut rep = self.reporter("first guesses".to_string(), tx, shared);
         let mut estimates = Vec::new();
         for m in moves {
             estimates.push(
@@ -175,8 +409,15 @@ impl<'a> Job<'a> {
     }
 
     /// The root value, bounds on every move's value, and the nodes searched: the
-    /// tasks done by up to `threads` solvers, each taking the next task when done
-    /// with one. The lines they send are passed to `progress` as they come.
+    /// tasks (`tasks`, in order) done by up to `threads` solvers as null-window
+    /// passes ([`KalahSolver::test`]). A solver takes the first task no solver works
+    /// on, with the next `beta` of its MTD(f) sequence; when there is none (and,
+    /// while the root is unsolved, before that) it helps a task under way with
+    /// another `beta` near its value, so no core idles while the root or the last
+    /// moves are being solved. A pass whose `beta` the others' passes have decided
+    /// meanwhile is stopped. The lines the solvers send are passed to `progress` as
+    /// they come, with a line of what is proved (and the checkpoint saved) when that
+    /// changes, at most once a second.
     fn run_tasks(
         &self,
         moves: &[FirstMove],
@@ -184,86 +425,102 @@ impl<'a> Job<'a> {
         tasks: &[Task],
         (tx, rx): (mpsc::Sender<String>, mpsc::Receiver<String>),
         progress: &mut dyn FnMut(&str),
-        stop: &AtomicBool,
+        shared: Shared<'_>,
     ) -> Result<Solved, String> {
         let root_guess = estimates.iter().copied().max().unwrap_or(0);
-        let next = AtomicUsize::new(0);
-        let root_value: Mutex<Option<i32>> = Mutex::new(None);
-        let bounds: Mutex<Vec<Option<(i32, i32)>>> = Mutex::new(vec![None; moves.len()]);
         let total_nodes = AtomicU64::new(0);
-        let solvers = self.threads.min(tasks.len()).max(1);
         let elapsed = || self.start.elapsed().as_secs_f64();
+        let names: Vec<String> = moves
+            .iter()
+            .map(|m| self.root.display_move(m.mv).to_string())
+            .collect();
+        // Every final margin has the parity of the seeds on the board.
+        let seeds = self.root.seeds_in_play()
+            + self.root.store(Player::First)
+            + self.root.store(Player::Second);
+        let board = Board::new(
+            std::iter::once(root_guess)
+                .chain(estimates.iter().copied())
+                .collect(),
+            (seeds & 1) as i32,
+            tasks.iter().map(|t| t.item()).collect(),
+        );
+        let solvers = self.threads.max(1);
         let worker = |tx: mpsc::Sender<String>| -> Result<(), String> {
             let mut solver = self.solver()?;
-            let mut rep = Reporter::new(String::new(), self.start, tx.clone(), stop);
+            let mut rep = self.reporter(String::new(), tx.clone(), shared);
             let result = (|| -> Result<(), String> {
                 loop {
-                    let k = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&task) = tasks.get(k) else {
-                        return Ok(());
+                    let a = match board.pick(self.proved, self.move_nodes) {
+                        Pick::Done => return Ok(()),
+                        Pick::Wait => {
+                            if shared.stop.load(Ordering::Relaxed) {
+                                return Err(Interrupted.to_string());
+                            }
+                            continue;
+                        }
+                        Pick::Pass(a) => a,
                     };
+                    let task = if a.item == 0 {
+                        Task::Root
+                    } else {
+                        Task::Move(a.item - 1)
+                    };
+                    rep.label = match task {
+                        Task::Root => "root".to_string(),
+                        Task::Move(i) => format!("pit {}", names[i]),
+                    };
+                    rep.task = Some(Conversion::of(task, self.root, moves));
+                    rep.pass = Some(PassWatch {
+                        beta: board.canonical(a.beta),
+                        budget: a.budget,
+                        nodes: 0,
+                        over_budget: false,
+                    });
                     let before = solver.nodes();
-                    match task {
+                    let found = match task {
                         Task::Root => {
-                            rep.label = "root".to_string();
-                            let (v, _) = solver
-                                .solve_bounded(
-                                    self.root,
-                                    -1000,
-                                    1000,
-                                    root_guess,
-                                    u64::MAX,
-                                    &mut rep,
-                                )
-                                .map_err(|e| e.to_string())?;
-                            *root_value.lock().unwrap() = Some(v);
-                            let _ = tx.send(format!(
-                                "{:>7.1} s root: value {} ({} nodes)",
-                                elapsed(),
-                                v,
-                                solver.nodes() - before
-                            ));
+                            solver.test(self.root, a.bounds.0, a.bounds.1, a.beta, &mut rep)
                         }
-                        Task::Move(i) => {
-                            let name = self.root.display_move(moves[i].mv);
-                            rep.label = format!("pit {}", name);
-                            let est = estimates[i];
-                            // Every move's value is at most the root's.
-                            let (lower, upper, guess) = match *root_value.lock().unwrap() {
-                                Some(v) => (-1000, v, est.min(v)),
-                                None => (-1000, 1000, est),
-                            };
-                            let (lo, hi) = moves[i]
-                                .solve_bounded(
-                                    &mut solver,
-                                    (lower, upper),
-                                    guess,
-                                    self.move_nodes,
-                                    &mut rep,
-                                )
-                                .map_err(|e| e.to_string())?;
-                            bounds.lock().unwrap()[i] = Some((lo, hi));
-                            let what = if lo == hi {
-                                format!("value {}", lo)
-                            } else {
-                                format!("value {}..={} (node budget spent)", lo, hi)
-                            };
-                            let _ = tx.send(format!(
-                                "{:>7.1} s pit {}: {} ({} nodes)",
-                                elapsed(),
-                                name,
-                                what,
-                                solver.nodes() - before
-                            ));
-                        }
+                        Task::Move(i) => moves[i].test(&mut solver, a.bounds, a.beta, &mut rep),
+                    };
+                    let watch = rep.pass.take().expect("set above");
+                    rep.task = None;
+                    let spent = solver.nodes() - before;
+                    let global_stop =
+                        found.is_err() && !watch.over_budget && shared.stop.load(Ordering::Relaxed);
+                    if global_stop {
+                        board.abandon(&a, self.proved, spent);
+                        return Err(Interrupted.to_string());
+                    }
+                    if let Some((lo, hi, nodes)) = board.finish(
+                        &a,
+                        found.ok(),
+                        watch.over_budget,
+                        spent,
+                        self.proved,
+                        self.move_nodes,
+                    ) {
+                        let what = match task {
+                            Task::Root => format!("root: value {}", lo),
+                            Task::Move(i) if lo == hi => {
+                                format!("pit {}: value {}", names[i], lo)
+                            }
+                            Task::Move(i) => format!(
+                                "pit {}: value {}..={} (node budget spent)",
+                                names[i], lo, hi
+                            ),
+                        };
+                        let _ = tx.send(format!("{:>7.1} s {} ({} nodes)", elapsed(), what, nodes));
                     }
                 }
             })();
             total_nodes.fetch_add(solver.nodes(), Ordering::Relaxed);
             if result.is_err() {
                 // Stop the others too.
-                stop.store(true, Ordering::Relaxed);
+                shared.stop.store(true, Ordering::Relaxed);
             }
+            board.wake_all();
             result
         };
         let solved: Result<(), String> = std::thread::scope(|s| {
@@ -274,8 +531,29 @@ impl<'a> Job<'a> {
                 })
                 .collect();
             drop(tx);
-            for line in rx {
-                progress(&line);
+            let mut last_save = Instant::now();
+            let report = |progress: &mut dyn FnMut(&str)| {
+                if self.proved.take_changed() {
+                    if let Err(e) = (self.save)() {
+                        progress(&e);
+                    }
+                    progress(&format!(
+                        "{:>7.1} s proved: {}",
+                        elapsed(),
+                        self.proved.line(&names)
+                    ));
+                }
+            };
+            loop {
+                match rx.recv_timeout(Duration::from_millis(200)) {
+                    Ok(line) => progress(&line),
+                    Err(mpsc::RecvTimeoutError::Timeout) => {}
+                    Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                }
+                if last_save.elapsed() >= Duration::from_secs(1) {
+                    last_save = Instant::now();
+                    report(progress);
+                }
             }
             let mut result = Ok(());
             for h in handles {
@@ -286,22 +564,22 @@ impl<'a> Job<'a> {
                     result = r;
                 }
             }
+            report(progress);
             result
         });
         solved?;
-        let value = root_value
-            .into_inner()
-            .unwrap()
-            .ok_or("the root was not solved")?;
-        let bounds: Vec<(i32, i32)> = bounds
-            .into_inner()
-            .unwrap()
-            .into_iter()
-            .map(|b| b.ok_or("a move was not solved"))
-            .collect::<Result<_, _>>()?;
+        let state = self.proved.snapshot();
+        let value = self.proved.root_value().ok_or("the root was not solved")?;
+        if let Some(i) = state[1..].iter().position(|t| !t.done) {
+            return Err(format!("pit {} was not solved", names[i]));
+        }
         Ok(Solved {
             value,
-            moves: moves.iter().map(|m| m.mv).zip(bounds).collect(),
+            moves: moves
+                .iter()
+                .zip(&state[1..])
+                .map(|(m, t)| (m.mv, (t.lo, t.hi.min(value))))
+                .collect(),
             nodes: total_nodes.load(Ordering::Relaxed),
         })
     }
@@ -312,48 +590,63 @@ impl<'a> Job<'a> {
         &self,
         moves: &[FirstMove],
         solved: &mut Solved,
-        stop: &AtomicBool,
+        shared: Shared<'_>,
     ) -> Result<u64, String> {
         let root = solved.value;
         let mut solver = self.solver()?;
-        for (m, (_, b)) in moves.iter().zip(solved.moves.iter_mut()) {
+        for (i, (m, (_, b))) in moves.iter().zip(solved.moves.iter_mut()).enumerate() {
             let (lo, hi) = *b;
             if lo < hi && hi >= root {
                 let (quiet, _) = mpsc::channel();
                 let label = format!("pit {}", self.root.display_move(m.mv));
-                let mut rep = Reporter::new(label, self.start, quiet, stop);
+                let mut rep = self.reporter(label, quiet, shared);
+                let before = solver.nodes();
                 *b = m
-                    .solve_bounded(&mut solver, (-1000, root), root, 0, &mut rep)
+                    .solve_bounded(&mut solver, (lo, root), root, 0, &mut rep)
                     .map_err(|e| e.to_string())?;
+                self.proved.finish(i + 1, *b, solver.nodes() - before);
             }
+        }
+        if self.proved.take_changed() {
+            (self.save)()?;
         }
         Ok(solver.nodes())
     }
 }
 
-/// Progress lines to the caller (at most one a second), and the stop flag.
+/// What every reporter of a job shares.
+#[derive(Clone, Copy)]
+struct Shared<'a> {
+    /// Set to stop every solver.
+    stop: &'a AtomicBool,
+    /// Nodes counted by [`SolveControl::should_stop`] calls (each 2^16 nodes).
+    counted: &'a AtomicU64,
+}
+
+/// Progress lines to the caller (at most one a second), the bounds the task's
+/// passes prove (into [`Proved`]), and the stop flag.
 struct Reporter<'a> {
     label: String,
     start: Instant,
     last: f64,
     out: mpsc::Sender<String>,
-    stop: &'a AtomicBool,
-}
-
-impl<'a> Reporter<'a> {
-    fn new(label: String, start: Instant, out: mpsc::Sender<String>, stop: &'a AtomicBool) -> Self {
-        Reporter {
-            label,
-            start,
-            last: 0.0,
-            out,
-            stop,
-        }
-    }
+    shared: Shared<'a>,
+    /// The task whose bounds the exact passes prove, if any.
+    task: Option<Conversion>,
+    /// The pass under way, if any: stopped once its `beta` is decided or its
+    /// budget spent.
+    pass: Option<PassWatch>,
+    proved: &'a Proved,
+    stop_nodes: Option<u64>,
+    stopped_at_nodes: &'a AtomicBool,
 }
 
 impl SolveControl for Reporter<'_> {
     fn progress(&mut self, p: &SolveProgress) {
+        if let (None, Some(c)) = (p.depth, self.task) {
+            // The bounds of an exact pass are proved.
+            self.proved.narrow(c.item, c.bounds(p.lower, p.upper));
+        }
         let t = self.start.elapsed().as_secs_f64();
         if t - self.last < 1.0 {
             return;
@@ -378,6 +671,29 @@ impl SolveControl for Reporter<'_> {
     }
 
     fn should_stop(&mut self) -> bool {
-        self.stop.load(Ordering::Relaxed)
+        if let Some(limit) = self.stop_nodes {
+            let n = self.shared.counted.fetch_add(1 << 16, Ordering::Relaxed) + (1 << 16);
+            if n >= limit {
+                self.stopped_at_nodes.store(true, Ordering::Relaxed);
+                self.shared.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        if self.shared.stop.load(Ordering::Relaxed) {
+            return true;
+        }
+        if let (Some(w), Some(c)) = (&mut self.pass, self.task) {
+            w.nodes += 1 << 16;
+            if w.nodes >= w.budget {
+                w.over_budget = true;
+                return true;
+            }
+            // Stop a pass whose test the other passes have decided.
+            let state = self.proved.snapshot();
+            let (lo, hi) = Board::bounds(&state, c.item);
+            if state[c.item].done || w.beta <= lo || w.beta > hi {
+                return true;
+            }
+        }
+        false
     }
 }

@@ -1,18 +1,21 @@
 //! The endgame tables of `ply solve kalah` on disk: one file per number of pits and
-//! capture rule in the tables directory, read as far as a solve needs, and extended
-//! (the missing layers built on all cores, the file rewritten whole) when it needs
-//! more seeds in play than the file holds.
+//! capture rule in the tables directory (format and checks: `table_file.rs`), read as
+//! far as a solve needs and as far as its checksums match, and extended (the missing
+//! or damaged layers built on all cores, the file rewritten whole) when it needs more
+//! seeds in play than the file holds good.
 
 use std::fs;
-use std::io::Read;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicI8, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use ply_core::games::kalah::solver::{
-    build_layer, layer_range, table_len, MAX_TABLE_SEEDS, UNKNOWN,
-};
+use ply_core::games::kalah::solver::{build_layer, layer_range, table_len, UNKNOWN};
+
+use super::table_file;
+
+/// How long a build of several layers goes on before it saves the layers it has.
+const SAVE_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// The seeds in play the endgame tables cover by default for `pits` pits a row:
 /// as many as build in well under a minute on two cores and fit a few hundred MB.
@@ -24,6 +27,16 @@ pub fn default_table_seeds(pits: u8) -> u32 {
         6 => 20,
         _ => 14,
     }
+}
+
+/// The seeds in play of the good endgame-table file for `pits` and the capture rule
+/// in the tables directory (`dir` as for [`load_or_build_tables`]), if there is one.
+pub(super) fn seeds_on_disk(pits: u8, empty_capture: bool, dir: Option<PathBuf>) -> Option<u32> {
+    table_file::seeds_in(
+        &tables_dir(dir).join(table_file::file_name(pits, empty_capture)),
+        pits,
+        empty_capture,
+    )
 }
 
 /// Where the endgame tables live: `PLY_TABLES_DIR` (`dir`, checked by
@@ -59,16 +72,7 @@ pub(super) fn load_or_build_tables(
     let len = table_len(pits, seeds)
         .ok_or_else(|| format!("endgame tables of {} seeds are out of range", seeds))?;
     let dir = tables_dir(dir);
-    let name = format!(
-        "kalah-{}pits-{}.tbl",
-        pits,
-        if empty_capture {
-            "empty-capture"
-        } else {
-            "seed-rules"
-        }
-    );
-    let path = dir.join(&name);
+    let path = dir.join(table_file::file_name(pits, empty_capture));
     let mut values: Vec<AtomicI8> = crate::memory::huge_page_capacity(
         len,
         &format!(
@@ -76,36 +80,43 @@ pub(super) fn load_or_build_tables(
             seeds
         ),
     )?;
-    // A file holds a whole table for some K: its length is table_len(pits, K).
-    let mut have = 0u32; // layers 0..have are loaded
-    if let Ok(mut f) = fs::File::open(&path) {
-        let file_len = f.metadata().map(|m| m.len()).unwrap_or(0);
-        let file_seeds =
-            (0..=MAX_TABLE_SEEDS).find(|&k| table_len(pits, k).map(|l| l as u64) == Some(file_len));
-        match file_seeds {
-            Some(k) => {
-                let use_seeds = k.min(seeds);
-                let take = table_len(pits, use_seeds).unwrap_or(0);
-                let mut buf = vec![0u8; take];
-                f.read_exact(&mut buf)
-                    .map_err(|e| format!("cannot read {}: {}", path.display(), e))?;
-                values.extend(buf.into_iter().map(|b| AtomicI8::new(b as i8)));
-                have = use_seeds + 1;
-                progress(&format!(
-                    "endgame tables: loaded {} seeds in play ({} entries) from {}",
-                    use_seeds,
-                    take,
-                    path.display()
-                ));
-            }
-            None => progress(&format!(
-                "endgame tables: ignoring {} (its length fits no table)",
-                path.display()
-            )),
-        }
+    // Only layers whose checksums match are used; the rest are built again.
+    let loaded = table_file::load(&path, pits, empty_capture, seeds, &mut values)?;
+    let have = loaded.layers; // layers 0..have are loaded
+    if have > 0 {
+        progress(&format!(
+            "endgame tables: loaded {} seeds in play ({} entries) from {}",
+            have - 1,
+            values.len(),
+            path.display()
+        ));
+    }
+    let damaged = loaded.problem.is_some();
+    if let Some(p) = &loaded.problem {
+        progress(&format!(
+            "endgame tables: {}: {}; rebuilding from {} seeds in play",
+            path.display(),
+            p,
+            have,
+        ));
+    }
+    let legacy = dir.join(table_file::legacy_file_name(pits, empty_capture));
+    if have == 0 && legacy.exists() {
+        progress(&format!(
+            "endgame tables: not reading {}: its format has no checksums (it can be removed)",
+            legacy.display()
+        ));
     }
     values.resize_with(len, || AtomicI8::new(UNKNOWN));
     let mut built = false;
+    let save = |n: u32| -> std::io::Result<()> {
+        fs::create_dir_all(&dir)?;
+        // Written under a temporary name that Ctrl-C removes, renamed when complete.
+        table_file::save(&path, pits, empty_capture, n, &values)
+    };
+    // Long builds save what they have now and then, so that Ctrl-C or a kill loses
+    // at most about a minute of building.
+    let mut unsaved = Instant::now();
     for n in have..=seeds {
         let t = Instant::now();
         let range = layer_range(pits, n);
@@ -139,22 +150,28 @@ pub(super) fn load_or_build_tables(
             range.len(),
             t.elapsed().as_secs_f64()
         ));
+        if n < seeds && unsaved.elapsed() >= SAVE_EVERY {
+            match save(n) {
+                Ok(()) => progress(&format!(
+                    "endgame tables: saved 0 to {} seeds in play so far to {}",
+                    n,
+                    path.display()
+                )),
+                Err(e) => progress(&format!(
+                    "endgame tables: not saved to {}: {}",
+                    path.display(),
+                    e
+                )),
+            }
+            unsaved = Instant::now();
+        }
     }
     let mut note = format!(
         "endgame tables: up to {} seeds in play, {} entries",
         seeds, len
     );
-    if built {
-        let save = || -> std::io::Result<()> {
-            fs::create_dir_all(&dir)?;
-            let bytes: Vec<u8> = values
-                .iter()
-                .map(|v| v.load(Ordering::Relaxed) as u8)
-                .collect();
-            // Written under a temporary name that Ctrl-C removes, renamed when complete.
-            crate::interrupt::write_atomic(&path, &bytes)
-        };
-        match save() {
+    if built || damaged {
+        match save(seeds) {
             Ok(()) => note += &format!(", saved to {}", path.display()),
             Err(e) => note += &format!(" (not saved to {}: {})", path.display(), e),
         }

@@ -23,6 +23,27 @@ pub(super) fn king_step(e: u8) -> (u8, u8) {
     (from, NEIGHBOUR[from as usize][(e >> 5) as usize])
 }
 
+/// The king steps of the reversible stretch, as the state keeps them.
+///
+/// Most positions of a game, and every position of the opening and middle game,
+/// have none: every man move and capture starts a new, empty stretch. `None` says so
+/// without a buffer, so a position built by such a move writes only this variant's
+/// tag, not the 128 bytes of a buffer it does not use; every ply of search and perft
+/// builds one. A king's simple move copies the buffer (or starts one) and appends.
+#[derive(Clone, Copy)]
+pub(super) enum KingSteps {
+    /// No king step since the last man move or capture.
+    None,
+    /// The steps, oldest first: entries `..reversible` of the buffer are used.
+    Some(StepBuffer),
+}
+
+/// The buffer of [`KingSteps`], word-aligned so that copying it copies words (an
+/// unaligned copy of 128 bytes is a byte loop on the Cortex-M4).
+#[derive(Clone, Copy)]
+#[repr(align(4))]
+pub(super) struct StepBuffer([u8; HISTORY_CAPACITY]);
+
 /// A small set of (from, to) king steps that the Calgary rule forbids.
 pub(super) struct Forbidden {
     pairs: [(u8, u8); HISTORY_CAPACITY / 2],
@@ -47,7 +68,10 @@ impl Draughts {
     /// entries (see [`king_step`]).
     #[inline]
     pub(super) fn king_steps(&self) -> &[u8] {
-        &self.history[..self.reversible as usize]
+        match &self.history {
+            KingSteps::None => &[],
+            KingSteps::Some(steps) => &steps.0[..self.reversible as usize],
+        }
     }
 
     /// The kings of each colour, indexed by `Colour::index`.
@@ -63,7 +87,8 @@ impl Draughts {
     /// move now.
     #[inline(always)]
     fn walk_back(&self, mut visit: impl FnMut(bool, [u32; 2])) {
-        let n = self.reversible as usize;
+        let steps = self.king_steps();
+        let n = steps.len();
         let me = self.to_move.index();
         let opp = self.to_move.other().index();
         let mut k = self.king_sets();
@@ -71,7 +96,7 @@ impl Draughts {
             // Entry i (1-based) was made by the opponent when n - i is even.
             let by_opp = (n - i).is_multiple_of(2);
             let mover = if by_opp { opp } else { me };
-            let (from, to) = king_step(self.history[i - 1]);
+            let (from, to) = king_step(steps[i - 1]);
             k[mover] = (k[mover] & !bit(to)) | bit(from);
             visit(by_opp, k);
         }
@@ -129,7 +154,9 @@ impl Draughts {
         count
     }
 
-    /// The position after a king's simple move: the history grows by one ply.
+    /// The position after a king's simple move `mv` from this one, given its
+    /// pieces and hash: the history grows by one ply (the buffer copied once,
+    /// straight into the new position), and the draw rules are checked.
     #[inline(never)]
     pub(super) fn after_king_step(
         &self,
@@ -138,25 +165,29 @@ impl Draughts {
         hash: u64,
         mv: Move,
     ) -> Self {
+        let n = self.reversible as usize;
         let mut g = Draughts {
             pieces,
             kings,
             to_move: self.to_move.other(),
             rules: self.rules,
-            repetition_draw: false,
+            drawn: false,
             reversible: self.reversible,
             hash,
-            history: self.history,
+            history: match self.history {
+                KingSteps::Some(_) if n > 0 => self.history,
+                _ => KingSteps::Some(StepBuffer([0; HISTORY_CAPACITY])),
+            },
         };
-        let n = self.reversible as usize;
-        if n < HISTORY_CAPACITY {
-            g.history[n] = entry(mv);
-            g.reversible += 1;
+        if let KingSteps::Some(steps) = &mut g.history {
+            if n < HISTORY_CAPACITY {
+                steps.0[n] = entry(mv);
+                g.reversible += 1;
+            }
         }
         let rep = g.rules.repetition();
-        if rep != 0 && g.reversible >= 4 && g.earlier_occurrences() + 1 >= u32::from(rep) {
-            g.repetition_draw = true;
-        }
+        g.drawn = u32::from(g.reversible) >= 2 * u32::from(g.rules.move_limit())
+            || (rep != 0 && g.reversible >= 4 && g.earlier_occurrences() + 1 >= u32::from(rep));
         g
     }
 }

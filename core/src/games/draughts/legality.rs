@@ -30,7 +30,7 @@ impl Draughts {
             return Ok(());
         }
         let king = self.kings & bit(mv.from) != 0;
-        if mv.captured == 0 {
+        if !mv.is_capture() {
             if self.has_capture() {
                 return Err("a jump is available and must be taken");
             }

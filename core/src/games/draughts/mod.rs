@@ -86,15 +86,17 @@ use core::fmt;
 use crate::error::ParseError;
 use crate::game::{Game, Outcome, Player};
 use crate::zobrist;
-use board::{bit, BOTTOM_ROW, TOP_ROW};
+use board::{bit, BlackSide, Side, WhiteSide, BOTTOM_ROW, TOP_ROW};
 use fen::parse_fen;
+use history::KingSteps;
 
-const KEYS: [u64; 129] = zobrist::keys(0xd4a9_6875_c0ff_ee01);
+static KEYS: [u64; 129] = zobrist::keys(0xd4a9_6875_c0ff_ee01);
 
 /// Key index: colour * 64 + king * 32 + square.
 #[inline(always)]
 fn piece_key(colour: usize, king: bool, sq: u8) -> u64 {
-    KEYS[colour * 64 + if king { 32 } else { 0 } + sq as usize]
+    // Masked so that the index is in bounds by construction (no check).
+    KEYS[(colour & 1) * 64 + if king { 32 } else { 0 } + (sq & 31) as usize]
 }
 
 const SIDE_KEY: u64 = KEYS[128];
@@ -107,18 +109,19 @@ pub struct Draughts {
     kings: u32,
     to_move: Colour,
     rules: Rules,
-    /// Drawn by repetition (computed when the position arises).
-    repetition_draw: bool,
+    /// Drawn by a draw rule, the repetition or the move limit (computed when the
+    /// position arises: only a king's simple move can make it true).
+    drawn: bool,
     /// Plies since the last man move or capture (entries used in `history`).
     reversible: u8,
     hash: u64,
     /// King simple moves since the last irreversible move, oldest first: square index
-    /// in bits 0–4, direction in bits 5–6.
-    history: [u8; HISTORY_CAPACITY],
+    /// in bits 0–4, direction in bits 5–6 (no buffer while there are none).
+    history: KingSteps,
 }
 
-// Every ply of search and perft copies a position: keep an eye on its size (the
-// history buffer is most of it).
+// Every ply of search and perft builds a position: keep an eye on its size (the
+// history buffer is most of it, and is written only after a king's simple move).
 const _: () = assert!(core::mem::size_of::<Draughts>() == 160);
 
 impl PartialEq for Draughts {
@@ -127,7 +130,7 @@ impl PartialEq for Draughts {
             && self.kings == other.kings
             && self.to_move == other.to_move
             && self.rules == other.rules
-            && self.repetition_draw == other.repetition_draw
+            && self.drawn == other.drawn
             && self.reversible == other.reversible
             && self.king_steps() == other.king_steps()
     }
@@ -176,10 +179,10 @@ impl Draughts {
             kings,
             to_move,
             rules,
-            repetition_draw: false,
+            drawn: false,
             reversible: 0,
             hash: 0,
-            history: [0; HISTORY_CAPACITY],
+            history: KingSteps::None,
         };
         g.hash = g.compute_hash();
         g
@@ -251,7 +254,55 @@ impl Draughts {
     /// True if the game is drawn by a draw rule (move limit or repetition).
     #[inline]
     pub fn is_drawn_by_rule(&self) -> bool {
-        self.repetition_draw || u32::from(self.reversible) >= 2 * u32::from(self.rules.move_limit())
+        self.drawn
+    }
+
+    /// Plays `mv` for side `S` (the side to move): the body of
+    /// [`Game::play_unchecked`].
+    #[inline(always)]
+    fn play_as<S: Side>(&self, mv: Move) -> Self {
+        let from = bit(mv.from);
+        let to = bit(mv.to);
+        let king = self.kings & from != 0;
+        let mut pieces = self.pieces;
+        pieces[S::ME] = (pieces[S::ME] & !from) | to;
+        let mut hash = self.hash ^ SIDE_KEY;
+        let mut kings = self.kings;
+        if !king && !mv.crowns() {
+            // A man's move that does not crown (most moves): the kings stay.
+            hash ^= piece_key(S::ME, false, mv.from) ^ piece_key(S::ME, false, mv.to);
+        } else {
+            hash ^= piece_key(S::ME, king, mv.from) ^ piece_key(S::ME, true, mv.to);
+            kings = (kings & !from) | to;
+        }
+        if mv.is_capture() {
+            // The jumped pieces, walked along the path.
+            let mut sq = mv.from as usize;
+            let mut captured = 0;
+            for k in 0..mv.jumps() {
+                let d = ((mv.path >> (2 * k)) & 3) as usize;
+                let mid = board::NEIGHBOUR[sq & 31][d];
+                hash ^= piece_key(S::OPP, self.kings & bit(mid) != 0, mid);
+                captured |= bit(mid);
+                sq = board::JUMP[sq & 31][d] as usize;
+            }
+            pieces[S::OPP] &= !captured;
+            kings &= !captured;
+        } else if king {
+            return self.after_king_step(pieces, kings, hash, mv);
+        }
+        // Built as the value returned (in place; a named local would be copied).
+        Draughts {
+            pieces,
+            kings,
+            to_move: S::COLOUR.other(),
+            rules: self.rules,
+            drawn: false,
+            reversible: 0,
+            hash,
+            // An irreversible move starts a new stretch: nothing to carry over.
+            history: KingSteps::None,
+        }
     }
 
     /// The assignment's `apply_move`: plays `mv` if it is legal; otherwise the error
@@ -342,45 +393,11 @@ impl Game for Draughts {
         }
     }
 
+    #[inline]
     fn play_unchecked(&self, mv: Move) -> Self {
-        let me = self.to_move.index();
-        let opp = self.to_move.other().index();
-        let from = bit(mv.from);
-        let to = bit(mv.to);
-        let king = self.kings & from != 0;
-        let mut pieces = self.pieces;
-        pieces[me] = (pieces[me] & !from) | to;
-        let mut hash = self.hash ^ SIDE_KEY ^ piece_key(me, king, mv.from);
-        let becomes_king = king || mv.crowns();
-        hash ^= piece_key(me, becomes_king, mv.to);
-        let mut kings = self.kings & !from;
-        if becomes_king {
-            kings |= to;
-        }
-        if mv.captured != 0 {
-            let mut c = mv.captured;
-            while c != 0 {
-                let sq = c.trailing_zeros() as u8;
-                c &= c - 1;
-                hash ^= piece_key(opp, self.kings & bit(sq) != 0, sq);
-            }
-            pieces[opp] &= !mv.captured;
-            kings &= !mv.captured;
-        }
-        if king && mv.captured == 0 {
-            self.after_king_step(pieces, kings, hash, mv)
-        } else {
-            Draughts {
-                pieces,
-                kings,
-                to_move: self.to_move.other(),
-                rules: self.rules,
-                repetition_draw: false,
-                reversible: 0,
-                hash,
-                // An irreversible move starts a new stretch: nothing to carry over.
-                history: [0; HISTORY_CAPACITY],
-            }
+        match self.to_move {
+            Colour::Black => self.play_as::<BlackSide>(mv),
+            Colour::White => self.play_as::<WhiteSide>(mv),
         }
     }
 
@@ -401,10 +418,15 @@ impl Game for Draughts {
         !self.has_capture()
     }
 
+    #[inline]
+    fn history_slot(mv: &Move) -> usize {
+        mv.history_slot()
+    }
+
     fn move_order_hint(&self, mv: Move) -> i32 {
         let mut h = 0;
-        if mv.captured != 0 {
-            h += 4 * mv.jumps() as i32 + 2 * (mv.captured & self.kings).count_ones() as i32;
+        if mv.is_capture() {
+            h += 4 * mv.jumps() as i32 + 2 * (mv.captured() & self.kings).count_ones() as i32;
         }
         if mv.crowns() {
             h += 3;

@@ -1,47 +1,103 @@
 //! Move generation: the pieces that can capture, the simple moves, the capture
 //! search, and bulk counting.
+//!
+//! Everything that runs per node is compiled once per colour ([`Side`]), so every
+//! shift and direction is a constant. Simple moves are counted a direction at a
+//! time with one population count per pair of directions; captures are searched
+//! depth first over single-bit bitboards, once to list them and once, carrying no
+//! path, to count them.
 
-use super::board::{bit, step, Colour, JUMP, NEIGHBOUR, NONE};
+use super::board::{
+    bit, family_jumps, jump, jumps_by_direction, men_jumps, step, BlackSide, Colour, Side,
+    WhiteSide, NEIGHBOUR,
+};
 use super::mv::{DraughtsMoves, Move, MoveSet};
 use super::Draughts;
 use crate::game::Game;
+
+/// The squares whose neighbour in direction `d` is empty (`empty` moved back one
+/// step): a piece there may step in direction `d`.
+#[inline(always)]
+const fn open(empty: u32, d: usize) -> u32 {
+    step(empty, d ^ 3)
+}
+
+/// The squares from which a jump in direction `d` is possible: the neighbour holds
+/// an opponent (`opp`) and the square beyond is empty (`open_d` = `open(empty, d)`).
+#[inline(always)]
+const fn can_jump(opp: u32, open_d: u32, d: usize) -> u32 {
+    step(opp & open_d, d ^ 3)
+}
+
+/// The number of squares in `a` plus the number in `b`: one population count of
+/// a 64-bit word where words are that wide, two of 32 bits elsewhere (a 64-bit
+/// count is a library call on the Cortex-M4).
+#[inline(always)]
+fn count_pair(a: u32, b: u32) -> u32 {
+    if cfg!(target_pointer_width = "64") {
+        (u64::from(a) | (u64::from(b) << 32)).count_ones()
+    } else {
+        a.count_ones() + b.count_ones()
+    }
+}
 
 impl Draughts {
     /// The squares of `colour`'s pieces that can capture (in any direction they may
     /// jump).
     #[inline]
     pub fn jumpers(&self, colour: Colour) -> u32 {
-        let me = self.pieces[colour.index()];
-        let opp = self.pieces[colour.other().index()];
-        let empty = self.empty();
-        let kings = me & self.kings;
-        let [f0, f1] = colour.forward();
-        let [b0, b1] = colour.other().forward();
-        // A piece jumps in direction d if the square beyond (step d twice) is empty
-        // and the one between holds an opponent: look back from the landing square.
-        let back = |d: usize| step(opp & step(empty, d ^ 3), d ^ 3);
-        (me & (back(f0) | back(f1))) | (kings & (back(b0) | back(b1)))
+        match colour {
+            Colour::Black => self.jumpers_of::<BlackSide>(),
+            Colour::White => self.jumpers_of::<WhiteSide>(),
+        }
     }
 
-    /// Simple-move destinations for `colour` in direction `d`, as a bitboard.
-    #[inline]
-    fn step_targets(&self, colour: Colour, d: usize) -> u32 {
-        let me = self.pieces[colour.index()];
-        let movers = if colour.is_forward(d) {
-            me
-        } else {
-            me & self.kings
-        };
-        step(movers, d) & self.empty()
+    /// [`Self::jumpers`] of side `S`.
+    #[inline(always)]
+    fn jumpers_of<S: Side>(&self) -> u32 {
+        self.jumps_of::<S>().jumpers
+    }
+
+    /// The jumps side `S` has: which squares a man could jump from in each forward
+    /// direction, and which of its pieces can jump at all.
+    #[inline(always)]
+    fn jumps_of<S: Side>(&self) -> Jumps {
+        let me = self.pieces[S::ME];
+        let opp = self.pieces[S::OPP];
+        let empty = !(me | opp);
+        let (j0, j1) = men_jumps::<S>(opp, empty);
+        let mut jumpers = me & (j0 | j1);
+        let mk = me & self.kings;
+        if mk != 0 {
+            let (b0, b1) = (S::F0 ^ 3, S::F1 ^ 3);
+            jumpers |=
+                mk & (can_jump(opp, open(empty, b0), b0) | can_jump(opp, open(empty, b1), b1));
+        }
+        Jumps { j0, j1, jumpers }
     }
 
     /// The number of simple moves `colour` would have, ignoring the Calgary
     /// repetition rule (a mobility measure for evaluation).
     #[inline]
     pub fn simple_move_count(&self, colour: Colour) -> u32 {
-        (0..4)
-            .map(|d| self.step_targets(colour, d).count_ones())
-            .sum()
+        match colour {
+            Colour::Black => self.simple_moves_of::<BlackSide>(),
+            Colour::White => self.simple_moves_of::<WhiteSide>(),
+        }
+    }
+
+    /// [`Self::simple_move_count`] of side `S`.
+    #[inline(always)]
+    fn simple_moves_of<S: Side>(&self) -> u32 {
+        let me = self.pieces[S::ME];
+        let mk = me & self.kings;
+        let empty = self.empty();
+        let (b0, b1) = (S::F0 ^ 3, S::F1 ^ 3);
+        let mut n = count_pair(me & S::back4(empty), me & S::back35(empty));
+        if mk != 0 {
+            n += count_pair(mk & open(empty, b0), mk & open(empty, b1));
+        }
+        n
     }
 
     /// True if the side to move has a capture.
@@ -52,38 +108,58 @@ impl Draughts {
 
     /// Writes the legal moves ignoring the draw rules; returns true if they are
     /// captures.
+    #[inline]
     pub(super) fn generate_all(&self, out: &mut DraughtsMoves) -> bool {
+        match self.to_move {
+            Colour::Black => self.generate_for::<BlackSide>(out),
+            Colour::White => self.generate_for::<WhiteSide>(out),
+        }
+    }
+
+    /// [`Self::generate_all`] for side `S` (the side to move).
+    #[inline(always)]
+    fn generate_for<S: Side>(&self, out: &mut DraughtsMoves) -> bool {
         out.clear();
-        let jumpers = self.jumpers(self.to_move);
-        if jumpers != 0 {
-            self.captures(jumpers, out);
+        let jumps = self.jumps_of::<S>();
+        if jumps.jumpers != 0 {
+            if self.rules.english_paths() {
+                self.english_captures::<S>(&jumps, out);
+            } else {
+                self.captures::<S, DraughtsMoves>(&jumps, jumps.jumpers, out);
+            }
             true
         } else {
-            self.generate_simple(out);
+            self.generate_simple::<S>(out);
             false
         }
     }
 
     /// Writes the simple moves, direction by direction (up-left, up-right, down-left,
     /// down-right), each in square order.
-    fn generate_simple(&self, out: &mut DraughtsMoves) {
-        let colour = self.to_move;
-        let me = self.pieces[colour.index()];
+    #[inline(always)]
+    fn generate_simple<S: Side>(&self, out: &mut DraughtsMoves) {
+        let me = self.pieces[S::ME];
         let my_kings = me & self.kings;
-        let empty = self.empty();
-        let crown = colour.crown_row();
+        let empty = !(me | self.pieces[S::OPP]);
+        // Men that crown on arrival: any man one step from the crowning row.
+        let crowners = me & !self.kings;
         for d in 0..4 {
-            let movers = if colour.is_forward(d) { me } else { my_kings };
+            let forward = d == S::F0 || d == S::F1;
+            let movers = if forward { me } else { my_kings };
             let mut targets = step(movers, d) & empty;
+            let crowning = if forward {
+                step(crowners, d) & S::CROWN
+            } else {
+                0
+            };
             while targets != 0 {
                 let to = targets.trailing_zeros() as u8;
                 targets &= targets - 1;
                 let from = NEIGHBOUR[to as usize][d ^ 3];
-                let crowns = self.kings & bit(from) == 0 && crown & bit(to) != 0;
-                out.push(Move::simple(from, to, d, crowns));
+                out.push(Move::simple(from, to, d, crowning & bit(to) != 0));
             }
         }
-        if self.calgary_rule_applies() {
+        if my_kings != 0 && self.calgary_rule_applies() {
             let f = self.forbidden();
             if !f.pairs().is_empty() {
                 out.retain(|m| !(my_kings & bit(m.from) != 0 && f.contains(m.from, m.to)));
@@ -91,80 +167,162 @@ impl Draughts {
         }
     }
 
-    /// Runs the capture search from each piece of `jumpers` (the side to move's),
-    /// handing every capture to `out`.
-    fn captures<S: CaptureSink>(&self, jumpers: u32, out: &mut S) {
-        let mut bb = jumpers;
+    /// Runs the capture search from each piece of `pieces` (side `S`'s, the side to
+    /// move, that can jump: `jumps`), handing every capture to `out`.
+    #[inline]
+    fn captures<S: Side, K: CaptureSink>(&self, jumps: &Jumps, pieces: u32, out: &mut K) {
+        let opp = self.pieces[S::OPP];
+        let empty = self.empty();
+        let calgary = self.rules.is_calgary();
+        let mut bb = pieces;
         while bb != 0 {
             let from = bb.trailing_zeros() as u8;
             bb &= bb - 1;
             let ctx = CaptureCtx {
                 from,
-                colour: self.to_move,
-                opp: self.pieces[self.to_move.other().index()],
-                empty: self.empty() | bit(from),
-                calgary: self.rules.is_calgary(),
+                // The moving piece's origin counts as empty during its capture.
+                empty: empty | bit(from),
                 unique: self.rules.unique_captures(),
+                j0: jumps.j0,
+                j1: jumps.j1,
             };
-            let king = self.kings & bit(from) != 0;
-            ctx.jump(from, king, 0, S::START, out);
+            let at = bit(from);
+            if self.kings & at != 0 {
+                ctx.king::<S, K>(at, opp, K::START, out);
+            } else if calgary {
+                ctx.man::<S, K, true>(at, opp, K::START, out);
+            } else {
+                ctx.man::<S, K, false>(at, opp, K::START, out);
+            }
         }
     }
 
-    /// Counts captures without storing them (bulk counting).
-    fn count_captures(&self, jumpers: u32) -> u64 {
+    /// [`Self::captures`] into a move list under the English rules counting every
+    /// path: the men's captures follow the jump masks of `jumps` (see
+    /// [`men_paths`]), the kings' are searched as in every variant. The order is the
+    /// same: by origin square, then depth first by direction.
+    #[inline(never)]
+    fn english_captures<S: Side>(&self, jumps: &Jumps, out: &mut DraughtsMoves) {
+        let (j0, j1) = (jumps.j0, jumps.j1);
+        let mut bb = jumps.jumpers;
+        while bb != 0 {
+            let from = bb.trailing_zeros() as u8;
+            bb &= bb - 1;
+            let at = bit(from);
+            if self.kings & at != 0 {
+                self.captures::<S, DraughtsMoves>(jumps, at, out);
+            } else {
+                men_list::<S>(out, from, at, 0, 0, j0, j1);
+            }
+        }
+    }
+
+    /// Counts the captures of side `S` (the side to move) without storing them:
+    /// English men all at once ([`men_paths`]), the rest one piece at a time.
+    #[inline(never)]
+    fn count_captures<S: Side>(&self, jumps: &Jumps) -> u64 {
         if self.rules.unique_captures() {
             // Paths with the same result count once: only the list can tell them apart.
             let mut list = DraughtsMoves::new();
-            self.captures(jumpers, &mut list);
+            self.captures::<S, DraughtsMoves>(jumps, jumps.jumpers, &mut list);
             return list.len() as u64;
         }
         let mut counter = Counter(0);
-        self.captures(jumpers, &mut counter);
-        counter.0
+        if self.rules.is_calgary() {
+            // A man crowned on the way jumps on as a king: searched one by one.
+            self.captures::<S, Counter>(jumps, jumps.jumpers, &mut counter);
+            return counter.0;
+        }
+        let n = all_men_paths::<S>(jumps.jumpers & !self.kings, jumps.j0, jumps.j1);
+        let kings = jumps.jumpers & self.kings;
+        if kings != 0 {
+            self.captures::<S, Counter>(jumps, kings, &mut counter);
+        }
+        u64::from(n) + counter.0
     }
 
     /// The number of legal moves, ignoring the draw rules.
     #[inline]
     pub(super) fn count_all(&self) -> u64 {
         match self.to_move {
-            Colour::Black => self.count_all_for::<2, 3>(Colour::Black),
-            Colour::White => self.count_all_for::<0, 1>(Colour::White),
+            Colour::Black => self.count_for::<BlackSide>(),
+            Colour::White => self.count_for::<WhiteSide>(),
         }
     }
 
-    /// [`Self::count_all`] for the colour whose men move in directions `F0` and `F1`
-    /// (constants, so that every shift is fixed at compile time).
+    /// [`Self::count_all`] for side `S` (the side to move): the jumpers and the
+    /// simple moves from the same shifted bitboards (a piece may step in direction
+    /// `d` where `open(empty, d)` holds it, and jump where the opponent's pieces
+    /// there are open beyond).
     #[inline(always)]
-    fn count_all_for<const F0: usize, const F1: usize>(&self, c: Colour) -> u64 {
-        let me = self.pieces[c.index()];
-        let opp = self.pieces[c.other().index()];
+    fn count_for<S: Side>(&self) -> u64 {
+        let me = self.pieces[S::ME];
+        if me & self.kings != 0 || !self.rules.english_paths() {
+            return self.count_with_kings::<S>();
+        }
+        // English men only (most positions of perft and of the opening and middle
+        // game): the forward steps and jumps by family (see `Side::back4`), and
+        // the count chosen without a branch between captures and simple moves (a
+        // coin toss in perft, so a branch would be mispredicted half the time).
+        let opp = self.pieces[S::OPP];
         let empty = !(me | opp);
+        let simple = count_pair(me & S::back4(empty), me & S::back35(empty));
+        let (ja, jb) = family_jumps::<S>(opp, empty);
+        let (j0, j1) = jumps_by_direction(ja, jb);
+        let captures = all_men_paths::<S>(me, j0, j1);
+        // All ones when a capture exists (then `captures` is the count).
+        let take = 0u32.wrapping_sub(u32::from(me & (ja | jb) != 0));
+        u64::from((captures & take) | (simple & !take))
+    }
+
+    /// [`Self::count_for`] when side `S` has kings, or under other rules than the
+    /// English counting every path.
+    #[inline(never)]
+    fn count_with_kings<S: Side>(&self) -> u64 {
+        let me = self.pieces[S::ME];
+        let opp = self.pieces[S::OPP];
+        let empty = !(me | opp);
+        let e4 = S::back4(empty);
+        let e35 = S::back35(empty);
+        let (ja, jb) = family_jumps::<S>(opp, empty);
+        let mut jumpers = me & (ja | jb);
         let mk = me & self.kings;
-        let mut jumpers = me
-            & (step(opp & step(empty, F0 ^ 3), F0 ^ 3) | step(opp & step(empty, F1 ^ 3), F1 ^ 3));
+        let (b0, b1) = (S::F0 ^ 3, S::F1 ^ 3);
+        let (mut o2, mut o3) = (0, 0);
         if mk != 0 {
-            jumpers |= mk & (step(opp & step(empty, F0), F0) | step(opp & step(empty, F1), F1));
+            o2 = open(empty, b0);
+            o3 = open(empty, b1);
+            jumpers |= mk & (can_jump(opp, o2, b0) | can_jump(opp, o3, b1));
         }
         if jumpers != 0 {
-            return self.count_captures(jumpers);
+            let (j0, j1) = jumps_by_direction(ja, jb);
+            if jumpers & mk == 0 && self.rules.english_paths() {
+                return u64::from(all_men_paths::<S>(jumpers, j0, j1));
+            }
+            return self.count_captures::<S>(&Jumps { j0, j1, jumpers });
         }
-        let mut n = (step(me, F0) & empty).count_ones() + (step(me, F1) & empty).count_ones();
+        let mut n = count_pair(me & e4, me & e35);
         if mk != 0 {
-            n += (step(mk, F0 ^ 3) & empty).count_ones() + (step(mk, F1 ^ 3) & empty).count_ones();
+            n += count_pair(mk & o2, mk & o3);
+            if self.calgary_rule_applies() {
+                n -= self.forbidden_steps(mk, empty);
+            }
         }
-        let mut n = u64::from(n);
-        if self.calgary_rule_applies() {
-            let f = self.forbidden();
-            let kings = self.kings_of(c);
-            let empty = self.empty();
-            for &(from, to) in f.pairs() {
-                if kings & bit(from) != 0
-                    && empty & bit(to) != 0
-                    && NEIGHBOUR[from as usize].contains(&to)
-                {
-                    n -= 1;
-                }
+        u64::from(n)
+    }
+
+    /// How many of the simple moves of the kings `kings` (to empty squares `empty`)
+    /// the Calgary rule forbids.
+    #[cold]
+    fn forbidden_steps(&self, kings: u32, empty: u32) -> u32 {
+        let f = self.forbidden();
+        let mut n = 0;
+        for &(from, to) in f.pairs() {
+            if kings & bit(from) != 0
+                && empty & bit(to) != 0
+                && NEIGHBOUR[from as usize].contains(&to)
+            {
+                n += 1;
             }
         }
         n
@@ -179,7 +337,7 @@ impl Draughts {
         if self.calgary_rule_applies() {
             return self.count_all() != 0;
         }
-        (0..4).any(|d| self.step_targets(self.to_move, d) != 0)
+        self.simple_move_count(self.to_move) != 0
     }
 
     /// The assignment's `moves`: the jump moves if there are any, else the simple
@@ -202,15 +360,125 @@ impl Draughts {
     }
 }
 
+/// The jumps of the side to move.
+struct Jumps {
+    /// The squares from which a man could jump in its first forward direction (over
+    /// an opponent's piece onto an empty square), and in its second.
+    j0: u32,
+    j1: u32,
+    /// The pieces that can jump (men and kings).
+    jumpers: u32,
+}
+
+/// The capture paths of the English men `men` of side `S` (each able to jump).
+///
+/// Men are counted all at once: a man jumps only forward, so neither the pieces it
+/// has jumped nor its origin (both behind it) can change where it may jump next,
+/// and the squares a man could jump from in each direction are the same bitboards
+/// (`j0`, `j1`; see [`Jumps`]) for every man and every jump of its capture. The men
+/// that have made the same sequence of jump directions stand on distinct squares,
+/// so one bitboard per sequence holds them all, one path per square, and a
+/// population count counts the paths that end there. A man on the crowning row
+/// cannot jump forward, so a crowning ends the path, as the English rules want.
+#[inline(always)]
+fn all_men_paths<S: Side>(men: u32, j0: u32, j1: u32) -> u32 {
+    let a0 = jump(men & j0, S::F0);
+    let a1 = jump(men & j1, S::F1);
+    let on = j0 | j1;
+    let mut n = count_pair(a0 & !on, a1 & !on);
+    if (a0 | a1) & on != 0 {
+        n += men_paths_on::<S>(a0 & on, j0, j1) + men_paths_on::<S>(a1 & on, j0, j1);
+    }
+    n
+}
+
+/// The capture paths of English men of side `S` that stand, each after the same
+/// sequence of jumps, on the squares of `landed` (one path per square): see
+/// [`all_men_paths`].
+#[inline(never)]
+fn men_paths_on<S: Side>(landed: u32, j0: u32, j1: u32) -> u32 {
+    if landed == 0 {
+        return 0;
+    }
+    let (go0, go1) = (landed & j0, landed & j1);
+    let mut n = (landed & !(j0 | j1)).count_ones();
+    if go0 | go1 != 0 {
+        n += men_paths_on::<S>(jump(go0, S::F0), j0, j1)
+            + men_paths_on::<S>(jump(go1, S::F1), j0, j1);
+    }
+    n
+}
+
+/// Lists the captures of an English man of side `S` from `from`, now on `at` (one
+/// bit) after the jumps of `path` (`jumps` of them), in the order of the capture
+/// search: direction by direction, depth first. `j0` and `j1` say where a man can
+/// jump from (see [`all_men_paths`]).
+#[inline(always)]
+fn men_list<S: Side>(
+    out: &mut DraughtsMoves,
+    from: u8,
+    at: u32,
+    path: u32,
+    jumps: u32,
+    j0: u32,
+    j1: u32,
+) {
+    let (go0, go1) = (at & j0 != 0, at & j1 != 0);
+    if !(go0 || go1) {
+        out.push(Move::capture(
+            from,
+            at.trailing_zeros() as u8,
+            path,
+            jumps,
+            false,
+        ));
+        return;
+    }
+    for (d, go) in [(S::F0, go0), (S::F1, go1)] {
+        if !go {
+            continue;
+        }
+        let land = jump(at, d);
+        let path = path | ((d as u32) << (2 * jumps));
+        if land & S::CROWN != 0 || land & (j0 | j1) == 0 {
+            let to = land.trailing_zeros() as u8;
+            out.push(Move::capture(
+                from,
+                to,
+                path,
+                jumps + 1,
+                land & S::CROWN != 0,
+            ));
+        } else {
+            men_list_on::<S>(out, from, land, path, jumps + 1, j0, j1);
+        }
+    }
+}
+
+/// [`men_list`] out of line (the recursion).
+#[inline(never)]
+fn men_list_on<S: Side>(
+    out: &mut DraughtsMoves,
+    from: u8,
+    at: u32,
+    path: u32,
+    jumps: u32,
+    j0: u32,
+    j1: u32,
+) {
+    men_list::<S>(out, from, at, path, jumps, j0, j1)
+}
+
 /// A capture search from one piece.
 struct CaptureCtx {
     from: u8,
-    colour: Colour,
-    opp: u32,
     /// Empty squares, the moving piece's origin included.
     empty: u32,
-    calgary: bool,
+    /// Capture paths with the same result are one move.
     unique: bool,
+    /// Where a man could jump from in each forward direction (see [`Jumps`]).
+    j0: u32,
+    j1: u32,
 }
 
 /// What the capture search does with each capture it finds: a move list stores it,
@@ -222,11 +490,12 @@ trait CaptureSink {
     type Trail: Copy;
     /// The trail before the first jump.
     const START: Self::Trail;
-    /// The trail after one more jump, in direction `d`, that crowns the man or not.
-    fn extend(trail: Self::Trail, d: usize, crowns: bool) -> Self::Trail;
-    /// Takes the finished capture by `ctx`'s piece that ends on `to` having taken
-    /// `captured`.
-    fn take(&mut self, ctx: &CaptureCtx, to: u8, captured: u32, trail: Self::Trail);
+    /// The trail after one more jump, in direction `d`, over `mid`, that crowns the
+    /// man or not.
+    fn extend(trail: Self::Trail, d: usize, mid: u32, crowns: bool) -> Self::Trail;
+    /// Takes the finished capture by `ctx`'s piece that ends on the square of `to`
+    /// (one bit).
+    fn take(&mut self, ctx: &CaptureCtx, to: u32, trail: Self::Trail);
 }
 
 /// A capture's way so far, for the move list.
@@ -236,6 +505,8 @@ struct Trail {
     path: u32,
     jumps: u32,
     crowns: bool,
+    /// The pieces jumped (to tell apart results under the unique convention).
+    captured: u32,
 }
 
 impl CaptureSink for DraughtsMoves {
@@ -244,22 +515,28 @@ impl CaptureSink for DraughtsMoves {
         path: 0,
         jumps: 0,
         crowns: false,
+        captured: 0,
     };
 
     #[inline(always)]
-    fn extend(t: Trail, d: usize, crowns: bool) -> Trail {
+    fn extend(t: Trail, d: usize, mid: u32, crowns: bool) -> Trail {
         Trail {
             path: t.path | ((d as u32) << (2 * t.jumps)),
             jumps: t.jumps + 1,
             crowns: crowns || t.crowns,
+            captured: t.captured | mid,
         }
     }
 
     #[inline]
-    fn take(&mut self, ctx: &CaptureCtx, to: u8, captured: u32, t: Trail) {
-        let jumps = captured.count_ones();
-        let m = Move::capture(ctx.from, to, captured, t.path, jumps, t.crowns);
-        if ctx.unique && self.iter().any(|o| o.same_result(&m)) {
+    fn take(&mut self, ctx: &CaptureCtx, to: u32, t: Trail) {
+        let to = to.trailing_zeros() as u8;
+        let m = Move::capture(ctx.from, to, t.path, t.jumps, t.crowns);
+        if ctx.unique
+            && self
+                .iter()
+                .any(|o| o.from == m.from && o.to == m.to && o.captured() == t.captured)
+        {
             return;
         }
         self.push(m);
@@ -274,50 +551,94 @@ impl CaptureSink for Counter {
     const START: () = ();
 
     #[inline(always)]
-    fn extend(_: (), _: usize, _: bool) {}
+    fn extend(_: (), _: usize, _: u32, _: bool) {}
 
     #[inline(always)]
-    fn take(&mut self, _: &CaptureCtx, _: u8, _: u32, _: ()) {
+    fn take(&mut self, _: &CaptureCtx, _: u32, _: ()) {
         self.0 += 1;
     }
 }
 
 impl CaptureCtx {
-    /// Goes on from `sq` (having taken `captured`), handing every finished capture
-    /// to `out`: one whose piece cannot jump again, or (English) whose man is crowned.
-    fn jump<S: CaptureSink>(
+    /// One jump from the square of `at` (one bit) in direction `d` over a piece of
+    /// `opp`: the landing square and the jumped piece, as bits, or `None`.
+    #[inline(always)]
+    fn jump_from(&self, at: u32, opp: u32, d: usize) -> Option<(u32, u32)> {
+        let land = jump(at, d) & self.empty;
+        if land == 0 {
+            return None;
+        }
+        let mid = step(at, d) & opp;
+        if mid == 0 {
+            return None;
+        }
+        Some((land, mid))
+    }
+
+    /// Goes on with a man of side `S` on `at` (one bit), `opp` the opponent's pieces
+    /// not yet jumped, handing every finished capture to `out`: one whose man cannot
+    /// jump again, or that crowns it (English; in the Calgary variant the new king
+    /// jumps on). Whether the man can jump is read from the masks `j0` and `j1`:
+    /// what it has jumped and its origin lie behind it.
+    #[inline(always)]
+    fn man<S: Side, K: CaptureSink, const CALGARY: bool>(
         &self,
-        sq: u8,
-        king: bool,
-        captured: u32,
-        trail: S::Trail,
-        out: &mut S,
+        at: u32,
+        opp: u32,
+        trail: K::Trail,
+        out: &mut K,
     ) {
         let mut extended = false;
-        for d in 0..4 {
-            if !king && !self.colour.is_forward(d) {
-                continue;
-            }
-            let mid = NEIGHBOUR[sq as usize][d];
-            let land = JUMP[sq as usize][d];
-            if land == NONE || self.opp & !captured & bit(mid) == 0 || self.empty & bit(land) == 0 {
+        for (d, can) in [(S::F0, self.j0), (S::F1, self.j1)] {
+            if at & can == 0 {
                 continue;
             }
             extended = true;
-            let c = captured | bit(mid);
-            if !king && self.colour.crown_row() & bit(land) != 0 {
-                let t = S::extend(trail, d, true);
-                if self.calgary {
-                    self.jump(land, true, c, t, out);
+            let land = jump(at, d);
+            let mid = step(at, d);
+            if land & S::CROWN != 0 {
+                let t = K::extend(trail, d, mid, true);
+                if CALGARY {
+                    self.king::<S, K>(land, opp ^ mid, t, out);
                 } else {
-                    out.take(self, land, c, t);
+                    out.take(self, land, t);
                 }
             } else {
-                self.jump(land, king, c, S::extend(trail, d, false), out);
+                self.man_on::<S, K, CALGARY>(land, opp ^ mid, K::extend(trail, d, mid, false), out);
             }
         }
-        if !extended && captured != 0 {
-            out.take(self, sq, captured, trail);
+        if !extended {
+            out.take(self, at, trail);
+        }
+    }
+
+    /// [`Self::man`] after a jump, out of line (the recursion).
+    #[inline(never)]
+    fn man_on<S: Side, K: CaptureSink, const CALGARY: bool>(
+        &self,
+        at: u32,
+        opp: u32,
+        trail: K::Trail,
+        out: &mut K,
+    ) {
+        self.man::<S, K, CALGARY>(at, opp, trail, out)
+    }
+
+    /// Goes on with a king of side `S` on `at` (one bit), `opp` the opponent's pieces
+    /// not yet jumped, handing every finished capture to `out`: one whose king
+    /// cannot jump again.
+    #[inline(never)]
+    fn king<S: Side, K: CaptureSink>(&self, at: u32, opp: u32, trail: K::Trail, out: &mut K) {
+        let mut extended = false;
+        for d in 0..4 {
+            let Some((land, mid)) = self.jump_from(at, opp, d) else {
+                continue;
+            };
+            extended = true;
+            self.king::<S, K>(land, opp ^ mid, K::extend(trail, d, mid, false), out);
+        }
+        if !extended {
+            out.take(self, at, trail);
         }
     }
 }
@@ -325,6 +646,7 @@ impl CaptureCtx {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::draughts::board::{JUMP, NONE};
     use crate::games::draughts::{square_x, square_y, Rules};
     use crate::perft::perft;
 
@@ -334,6 +656,45 @@ mod tests {
         let expect = [1u64, 7, 49, 302, 1469, 7361, 36768];
         for (d, &n) in expect.iter().enumerate() {
             assert_eq!(perft(&g, d as u32), n);
+        }
+    }
+
+    /// Counts the captures of a piece on `s` (a king if `king`) of `colour`, every
+    /// square not in `empty` holding an opponent.
+    fn count_from(s: u8, king: bool, colour: Colour, empty: u32, calgary: bool) -> u64 {
+        let opp = !(empty | bit(s));
+        let e = empty | bit(s);
+        let ctx = CaptureCtx {
+            from: s,
+            empty: e,
+            unique: false,
+            j0: can_jump(opp, open(e, colour.forward()[0]), colour.forward()[0]),
+            j1: can_jump(opp, open(e, colour.forward()[1]), colour.forward()[1]),
+        };
+        let can_jump = (0..4).any(|d| {
+            (king || colour.is_forward(d))
+                && JUMP[s as usize][d] != NONE
+                && ctx.empty & bit(JUMP[s as usize][d]) != 0
+                && opp & bit(NEIGHBOUR[s as usize][d]) != 0
+        });
+        if !can_jump {
+            return 0;
+        }
+        fn go<S: Side>(ctx: &CaptureCtx, opp: u32, king: bool, calgary: bool) -> u64 {
+            let mut c = Counter(0);
+            let at = bit(ctx.from);
+            if king {
+                ctx.king::<S, Counter>(at, opp, (), &mut c);
+            } else if calgary {
+                ctx.man::<S, Counter, true>(at, opp, (), &mut c);
+            } else {
+                ctx.man::<S, Counter, false>(at, opp, (), &mut c);
+            }
+            c.0
+        }
+        match colour {
+            Colour::Black => go::<BlackSide>(&ctx, opp, king, calgary),
+            Colour::White => go::<WhiteSide>(&ctx, opp, king, calgary),
         }
     }
 
@@ -371,18 +732,8 @@ mod tests {
                         let mut total = 0;
                         for (i, &s) in squares.iter().enumerate() {
                             if state(i) >= 2 {
-                                let ctx = CaptureCtx {
-                                    from: s,
-                                    colour,
-                                    // Every jumpable square holds an opponent.
-                                    opp: !(empty | bit(s)),
-                                    empty: empty | bit(s),
-                                    calgary,
-                                    unique: false,
-                                };
-                                let mut counter = Counter(0);
-                                ctx.jump(s, state(i) == 3, 0, (), &mut counter);
-                                total += counter.0;
+                                // Every jumpable square holds an opponent.
+                                total += count_from(s, state(i) == 3, colour, empty, calgary);
                             }
                         }
                         best = best.max(total);

@@ -206,7 +206,6 @@ impl Draughts {
                 return Ok(Move::simple(from, to, d, man && crown & bit(to) != 0));
             }
         }
-        let mut captured = 0u32;
         let mut path = 0u32;
         let mut crowns = false;
         let crown = self.to_move.crown_row();
@@ -222,8 +221,6 @@ impl Draughts {
                     offset,
                 ));
             };
-            let mid = NEIGHBOUR[w[0] as usize][d];
-            captured |= bit(mid);
             path |= (d as u32) << (2 * k);
             if !king && crown & bit(w[1]) != 0 {
                 king = true;
@@ -231,7 +228,7 @@ impl Draughts {
             }
         }
         let jumps = squares.len() as u32 - 1;
-        Ok(Move::capture(from, to, captured, path, jumps, crowns))
+        Ok(Move::capture(from, to, path, jumps, crowns))
     }
 
     /// Reads a move in PDN or (starting with `[`) the Calgary notation: the body of

@@ -81,6 +81,13 @@ impl Rules {
         matches!(self.variant, Variant::Calgary)
     }
 
+    /// True for the English rules counting every capture path: the rules of the
+    /// fast paths of capture listing and counting.
+    #[inline(always)]
+    pub(super) const fn english_paths(&self) -> bool {
+        matches!(self.variant, Variant::English) && !self.unique_captures
+    }
+
     /// The occurrence of a position that draws the game (English; 0 = never).
     pub const fn repetition(&self) -> u8 {
         self.repetition

@@ -131,7 +131,7 @@ impl Default for HalmaRules {
     }
 }
 
-const KEYS: [u64; 513] = zobrist::keys(0x4a1a_0000_0000_0005);
+static KEYS: [u64; 513] = zobrist::keys(0x4a1a_0000_0000_0005);
 const SIDE_KEY: u64 = KEYS[512];
 
 /// A Halma position on board `B`: both players' pieces, the side to move, the plies

@@ -7,6 +7,17 @@
 //! [`Halma::jump_path`] reconstructs one chain for display. One generator,
 //! `Halma::moves_by_piece`, yields each piece of the side to move with the set of
 //! squares it may move to; listing the moves and counting them both read it.
+//!
+//! The generator fills on the parity classes instead (see [`HalmaBoard`]): a jump
+//! never leaves its class, so [`JumpGraph`] computes once per position, for each
+//! class and direction, the cells a jump can start from (the square between
+//! occupied, the landing square empty and on the board), and a piece's chains are
+//! then a flood fill on its class's `u64` — one AND and one shift per direction,
+//! with no edge masks, since every masked cell's landing is on the board. The
+//! pieces of the moving side and its origin never decide a jump of its own chain
+//! (the squares jumped over lie in other classes, and the origin is where the fill
+//! starts), so one graph serves every piece. Simple moves are counted for all
+//! pieces at once, one shift a direction.
 
 use core::ops::DerefMut;
 
@@ -112,6 +123,118 @@ pub fn jump_targets<B: SquareBoard>(from: usize, occupied: B) -> B {
     }
 }
 
+/// The 8 directions as (row, column) changes.
+const DIRECTIONS: [(i32, i32); 8] = [
+    (0, 1),
+    (0, -1),
+    (1, 0),
+    (-1, 0),
+    (1, 1),
+    (1, -1),
+    (-1, 1),
+    (-1, -1),
+];
+
+/// Every cell of an `m`×`m` class board (`m` = 4 or 8).
+#[inline(always)]
+const fn class_cells(m: usize) -> u64 {
+    if m == 8 {
+        !0
+    } else {
+        (1 << (m * m)) - 1
+    }
+}
+
+/// The cells of column `col` of an `m`×`m` class board.
+#[inline(always)]
+const fn class_column(m: usize, col: usize) -> u64 {
+    let mut b = 0;
+    let mut r = 0;
+    while r < m {
+        b |= 1 << (r * m + col);
+        r += 1;
+    }
+    b
+}
+
+/// Moves every cell of `x` by `dr` rows and `dc` columns (each −1, 0 or 1) on an
+/// `m`×`m` class board, dropping those that leave it.
+#[inline(always)]
+fn class_shift(x: u64, m: usize, dr: i32, dc: i32) -> u64 {
+    let k = dr * m as i32 + dc;
+    let y = if k >= 0 { x << k } else { x >> -k };
+    let y = match dc {
+        1 => y & !class_column(m, 0),
+        -1 => y & !class_column(m, m - 1),
+        _ => y,
+    };
+    y & class_cells(m)
+}
+
+/// The jumps of a position by parity class: for each class and direction, the
+/// cells a jump in that direction can start from (see the module documentation).
+pub(super) struct JumpGraph {
+    starts: [[u64; 8]; 4],
+}
+
+impl JumpGraph {
+    /// The graph of the board with the squares `occupied` occupied.
+    #[inline]
+    pub(super) fn new<B: HalmaBoard>(occupied: B) -> Self {
+        let m = B::SIDE / 2;
+        let occ = occupied.parity_classes();
+        let mut starts = [[0; 8]; 4];
+        for (class, starts) in starts.iter_mut().enumerate() {
+            let (pr, pc) = ((class >> 1) as i32, (class & 1) as i32);
+            let empty = !occ[class] & class_cells(m);
+            for (k, &(dr, dc)) in DIRECTIONS.iter().enumerate() {
+                // The landing cell (one step on the class board) is empty…
+                let lands = class_shift(empty, m, -dr, -dc);
+                // …and the square jumped over, of class (pr + dr, pc + dc) mod 2 at
+                // the cell offset by the carry of those sums, is occupied.
+                let over = (((pr + dr) & 1) * 2 + ((pc + dc) & 1)) as usize;
+                let (a, b) = ((pr + dr).div_euclid(2), (pc + dc).div_euclid(2));
+                starts[k] = lands & class_shift(occ[over], m, -a, -b);
+            }
+        }
+        JumpGraph { starts }
+    }
+
+    /// The cells a piece on `cell` (one bit) of class `class` of an `m`×`m` class
+    /// board ends a chain of jumps on, its own cell excluded.
+    #[inline]
+    pub(super) fn targets(&self, class: usize, cell: u64, m: usize) -> u64 {
+        let starts = &self.starts[class & 3];
+        let mut reached = cell;
+        let mut frontier = cell;
+        loop {
+            let mut new = 0;
+            for (k, &(dr, dc)) in DIRECTIONS.iter().enumerate() {
+                let from = frontier & starts[k];
+                let shift = dr * m as i32 + dc;
+                new |= if shift >= 0 {
+                    from << shift
+                } else {
+                    from >> -shift
+                };
+            }
+            new &= !reached;
+            if new == 0 {
+                return reached ^ cell;
+            }
+            reached |= new;
+            frontier = new;
+        }
+    }
+}
+
+/// The parity class of square `sq` of an `n`×`n` board and its cell there (one bit).
+#[inline(always)]
+fn class_of(sq: usize, n: usize) -> (usize, u64) {
+    let (r, c) = (sq / n, sq % n);
+    ((r & 1) * 2 + (c & 1), 1 << ((r >> 1) * (n / 2) + (c >> 1)))
+}
+
 impl<B: HalmaBoard> Halma<B> {
     /// Every square the piece on `from` can move to (steps and jumps), with the
     /// rules' restrictions; empty if `from` holds no piece of the side to move.
@@ -155,13 +278,26 @@ impl<B: HalmaBoard> Halma<B> {
     }
 
     /// Each piece of the side to move with every square it may move to: the move
-    /// generator behind both `write_moves` and `count_destinations`.
+    /// generator behind both `write_moves` and `count_destinations` (which counts
+    /// the same moves without it unless the rule `no-leave` applies).
     #[inline]
     pub(super) fn moves_by_piece(&self) -> impl Iterator<Item = (usize, B)> + '_ {
         let side = self.stm;
-        self.pieces[side.index()]
-            .squares()
-            .map(move |from| (from, self.raw_destinations(from, side)))
+        let occ = self.occupied();
+        let empty = !occ;
+        let graph = JumpGraph::new(occ);
+        let target = Self::target(side);
+        let no_leave = self.rules.no_leave;
+        self.pieces[side.index()].squares().map(move |from| {
+            let (class, cell) = class_of(from, B::SIDE);
+            let jumps = graph.targets(class, cell, B::SIDE / 2);
+            let mut dest =
+                (B::square(from).neighbours() & empty) | B::from_parity_class(class, jumps);
+            if no_leave && target.has(from) {
+                dest = dest & target;
+            }
+            (from, dest)
+        })
     }
 
     /// Writes the moves of `moves_by_piece` into `moves` (cleared first),
@@ -179,13 +315,36 @@ impl<B: HalmaBoard> Halma<B> {
     }
 
     /// The number of moves `write_moves` writes, without writing them (the
-    /// pass counts as one).
+    /// pass counts as one): the steps of all pieces a direction at a time, and
+    /// each piece's jump targets on its parity class.
     pub(super) fn count_destinations(&self) -> u64 {
-        let n: u64 = self
-            .moves_by_piece()
-            .map(|(_, dest)| u64::from(dest.count()))
+        if self.rules.no_leave {
+            let n: u64 = self
+                .moves_by_piece()
+                .map(|(_, dest)| u64::from(dest.count()))
+                .sum();
+            return n.max(1);
+        }
+        let mine = self.pieces[self.stm.index()];
+        let occ = self.occupied();
+        let empty = !occ;
+        let steps = (mine.east() & empty).count()
+            + (mine.west() & empty).count()
+            + (mine.south() & empty).count()
+            + (mine.north() & empty).count()
+            + (mine.south_east() & empty).count()
+            + (mine.south_west() & empty).count()
+            + (mine.north_east() & empty).count()
+            + (mine.north_west() & empty).count();
+        let graph = JumpGraph::new(occ);
+        let jumps: u32 = mine
+            .squares()
+            .map(|from| {
+                let (class, cell) = class_of(from, B::SIDE);
+                graph.targets(class, cell, B::SIDE / 2).count_ones()
+            })
             .sum();
-        n.max(1)
+        u64::from(steps + jumps).max(1)
     }
 
     /// Why `mv` is not legal here, if it is not: the reasons of `Game::check_move`

@@ -152,6 +152,8 @@ pub struct KalahSolver<'d, T: SolverTable> {
     node_limit: u64,
     /// The search stopped at `node_limit` (not at the caller's request).
     over_budget: bool,
+    /// The rows of the position [`KalahSolver::test`] last searched.
+    tested: (u64, u64),
 }
 
 impl<'t, 'd> KalahSolver<'d, &'t mut [SolverEntry]> {
@@ -196,6 +198,7 @@ impl<'d, T: SolverTable> KalahSolver<'d, T> {
             bounds: (-INF, INF),
             node_limit: u64::MAX,
             over_budget: false,
+            tested: (0, 0),
         })
     }
 
@@ -272,6 +275,48 @@ impl<'d, T: SolverTable> KalahSolver<'d, T> {
             max_nodes,
             control,
         )?;
+        Ok((stores + lo, stores + hi))
+    }
+
+    /// One null-window pass of MTD(f): whether the final margin of `game`'s side to
+    /// move is at least `beta`, given that it lies in `lower..=upper`. Returns those
+    /// bounds narrowed by the pass's fail-soft value `g`: `(g, upper)` when the value
+    /// is at least `beta` (then `g >= beta`), `(lower, g)` when it is below (then
+    /// `g < beta`). `beta` is taken into `lower + 1..=upper`; when `lower >= upper`
+    /// nothing is searched.
+    ///
+    /// Several solvers sharing a table can test one position at several `beta`s at
+    /// once, each pass narrowing the bounds the others work inside (and stopping,
+    /// through [`SolveControl::should_stop`], a pass whose `beta` no longer matters).
+    /// Consecutive passes on one position count as one solve for the table's
+    /// replacement (entries of earlier solves are replaced first).
+    pub fn test(
+        &mut self,
+        game: &Kalah,
+        lower: i32,
+        upper: i32,
+        beta: i32,
+        control: &mut impl SolveControl,
+    ) -> Result<(i32, i32), Interrupted> {
+        let (own, opp) = game.rows_for_mover();
+        let stores = game.store_difference();
+        if own == 0 || opp == 0 {
+            let v = stores + row_sum(own) as i32 - row_sum(opp) as i32;
+            return Ok((v, v));
+        }
+        if self.tested != (own, opp) {
+            self.tested = (own, opp);
+            self.generation = self.generation.wrapping_add(1).max(1);
+        }
+        self.stopped = false;
+        self.depth_limit = None;
+        let n = (row_sum(own) + row_sum(opp)) as i32;
+        let (lo, hi) = ((lower - stores).max(-n), (upper - stores).min(n));
+        if lo >= hi {
+            return Ok((stores + lo, stores + hi));
+        }
+        let beta = (beta - stores).clamp(lo + 1, hi);
+        let (lo, hi) = self.pass(own, opp, (lo, hi), beta, control)?;
         Ok((stores + lo, stores + hi))
     }
 

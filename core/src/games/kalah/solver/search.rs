@@ -90,6 +90,34 @@ impl<T: SolverTable> KalahSolver<'_, T> {
         Ok((g, g))
     }
 
+    /// One exact null-window pass `(beta - 1, beta)` within the known bounds
+    /// `lo < beta <= hi` on the future margin: the bounds narrowed by its fail-soft
+    /// value.
+    pub(super) fn pass(
+        &mut self,
+        own: u64,
+        opp: u64,
+        (mut lo, mut hi): (i32, i32),
+        beta: i32,
+        control: &mut impl SolveControl,
+    ) -> Result<(i32, i32), Interrupted> {
+        self.bounds = (lo, hi);
+        self.over_budget = false;
+        self.node_limit = u64::MAX;
+        let g = self.search(own, opp, beta - 1, beta, u32::MAX, control);
+        if self.stopped {
+            return Err(Interrupted);
+        }
+        if g < beta {
+            hi = hi.min(g);
+        } else {
+            lo = lo.max(g);
+        }
+        self.bounds = (lo, hi);
+        control.progress(&self.progress());
+        Ok((lo, hi))
+    }
+
     /// What the caller's [`SolveControl::progress`] is told.
     pub(super) fn progress(&self) -> SolveProgress {
         SolveProgress {

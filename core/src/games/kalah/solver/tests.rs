@@ -213,3 +213,62 @@ fn tables_for_another_board_are_refused() {
     assert!(KalahSolver::new(rules(6, 4, true), &mut tt, EndgameTables::none(6, false)).is_err());
     assert!(KalahSolver::new(rules(5, 4, false), &mut tt, EndgameTables::none(6, false)).is_err());
 }
+
+/// Single passes at any `beta`s, in any order, narrow the bounds to the exact value:
+/// bisection, and tests below and above the value from two solvers sharing one table
+/// (as the host's threads test one position at two `beta`s).
+#[test]
+fn single_passes_at_any_beta_converge_on_the_value() {
+    for ec in [false, true] {
+        for &(p, s, after) in &[(3u8, 3u8, 0usize), (4, 3, 0), (4, 3, 1), (3, 4, 2)] {
+            let r = rules(p, s, ec);
+            let mut g = Kalah::new(r);
+            for _ in 0..after {
+                g = g.play_unchecked(g.legal_moves()[0]);
+            }
+            let want = {
+                let mut tt = [SolverEntry::EMPTY; 1 << 12];
+                KalahSolver::new(r, &mut tt, EndgameTables::none(p, ec))
+                    .unwrap()
+                    .solve(&g, &mut Quiet)
+                    .unwrap()
+            };
+            // Bisection on one solver.
+            let mut tt = [SolverEntry::EMPTY; 1 << 12];
+            let mut solver = KalahSolver::new(r, &mut tt, EndgameTables::none(p, ec)).unwrap();
+            let (mut lo, mut hi) = (-1000, 1000);
+            let mut passes = 0;
+            while lo < hi {
+                let beta = lo + (hi - lo + 1) / 2;
+                let (a, b) = solver.test(&g, lo, hi, beta, &mut Quiet).unwrap();
+                assert!(
+                    a <= want && want <= b,
+                    "{} after {}: {}..={}",
+                    r,
+                    after,
+                    a,
+                    b
+                );
+                assert!((a, b) != (lo, hi), "a pass narrows the bounds");
+                (lo, hi) = (a, b);
+                passes += 1;
+                assert!(passes < 40);
+            }
+            assert_eq!(lo, want, "{} after {}", r, after);
+            // Two solvers over one shared table, testing far below and far above.
+            let words = [const { AtomicU64::new(0) }; 1 << 12];
+            let table = SharedSolverTable::new(&words);
+            let none = EndgameTables::none(p, ec);
+            let mut a = KalahSolver::with_table(r, table, none).unwrap();
+            let mut b = KalahSolver::with_table(r, table, none).unwrap();
+            let (l1, h1) = a.test(&g, -1000, 1000, want - 7, &mut Quiet).unwrap();
+            let (l2, h2) = b.test(&g, -1000, 1000, want + 7, &mut Quiet).unwrap();
+            assert!(l1 >= want - 7 && h1 >= want && l2 <= want && h2 < want + 7);
+            let (mut lo, mut hi) = (l1.max(l2), h1.min(h2));
+            while lo < hi {
+                (lo, hi) = b.test(&g, lo, hi, lo + 1, &mut Quiet).unwrap();
+            }
+            assert_eq!(lo, want);
+        }
+    }
+}

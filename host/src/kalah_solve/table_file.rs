@@ -1,0 +1,562 @@
+//! The file format of the Kalah endgame tables on disk, and its checks: a file that
+//! is truncated, damaged, of another format version, or for another board is found
+//! out before any of it is used.
+//!
+//! Layout (numbers little-endian):
+//!
+//! | offset | bytes | field |
+//! |---|---|---|
+//! | 0 | 8 | magic `PLYKALTB` |
+//! | 8 | 4 | format version ([`VERSION`]) |
+//! | 12 | 1 | pits a row (1 to 8) |
+//! | 13 | 1 | capture rule: 0 the seed's rules, 1 empty capture |
+//! | 14 | 1 | bits an entry (8: one signed byte, the future margin) |
+//! | 15 | 1 | 0 |
+//! | 16 | 4 | `K`: the file holds the layers of 0 to `K` seeds in play |
+//! | 20 | 4 | 0 |
+//! | 24 | 8 | entries (`table_len(pits, K)`) |
+//! | 32 | 8 × (`K` + 1) | the [`checksum`] of each layer's entries |
+//! | 40 + 8`K` | 8 | the [`checksum`] of every header byte before it |
+//! | 48 + 8`K` | entries | the entries, layer after layer ([`layer_range`]) |
+//!
+//! A layer is used only if its checksum matches, so a file cut short or damaged in
+//! the middle still gives the layers before the damage, and the solve rebuilds the
+//! rest (and rewrites the file) with a line saying why. The first format (no header,
+//! `kalah-Ppits-RULE.tbl`) cannot be checked and is not read: the files of this
+//! format have their own name ([`file_name`]).
+
+use std::fs;
+use std::io::{Read, Write};
+use std::path::Path;
+use std::sync::atomic::{AtomicI8, Ordering};
+
+use ply_core::games::kalah::solver::{layer_range, table_len, MAX_TABLE_SEEDS};
+use ply_core::zobrist::mix64;
+
+/// The first 8 bytes of an endgame-table file.
+pub const MAGIC: &[u8; 8] = b"PLYKALTB";
+
+/// The format version this ply writes and reads.
+pub const VERSION: u32 = 2;
+
+/// Bytes of the fixed part of the header (before the layer checksums).
+const FIXED: usize = 32;
+
+/// The file name of the tables for `pits` pits a row and a capture rule.
+pub fn file_name(pits: u8, empty_capture: bool) -> String {
+    format!(
+        "kalah-{}pits-{}.v{}.tbl",
+        pits,
+        if empty_capture {
+            "empty-capture"
+        } else {
+            "seed-rules"
+        },
+        VERSION
+    )
+}
+
+/// The file name of the first format's tables (no header, no checksums; not read).
+pub fn legacy_file_name(pits: u8, empty_capture: bool) -> String {
+    file_name(pits, empty_capture).replace(&format!(".v{VERSION}"), "")
+}
+
+/// A 64-bit checksum of `bytes` for finding damage (not an adversary): four
+/// independent multiply-rotate lanes over 32-byte blocks (several bytes a cycle),
+/// the tail and the length mixed in at the end. [`Checksum`] computes the same
+/// value over pieces.
+pub fn checksum(bytes: &[u8]) -> u64 {
+    let mut c = Checksum::new();
+    c.update(bytes);
+    c.finish()
+}
+
+const P1: u64 = 0x9E37_79B1_85EB_CA87;
+const P2: u64 = 0xC2B2_AE3D_27D4_EB4F;
+
+/// [`checksum`] computed over a sequence of pieces.
+#[derive(Clone, Debug)]
+pub struct Checksum {
+    lanes: [u64; 4],
+    tail: [u8; 32],
+    tail_len: usize,
+    len: u64,
+}
+
+impl Default for Checksum {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Checksum {
+    /// The checksum of nothing yet.
+    pub fn new() -> Self {
+        Checksum {
+            lanes: [P1, P2, P1 ^ P2, !P1],
+            tail: [0; 32],
+            tail_len: 0,
+            len: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn block(lanes: &mut [u64; 4], b: &[u8]) {
+        for (k, lane) in lanes.iter_mut().enumerate() {
+            let w = u64::from_le_bytes(b[8 * k..8 * k + 8].try_into().unwrap());
+            *lane = lane
+                .wrapping_add(w.wrapping_mul(P2))
+                .rotate_left(31)
+                .wrapping_mul(P1);
+        }
+    }
+
+    /// Adds `bytes` after what came before.
+    pub fn update(&mut self, mut bytes: &[u8]) {
+        self.len += bytes.len() as u64;
+        if self.tail_len > 0 {
+            let take = (32 - self.tail_len).min(bytes.len());
+            self.tail[self.tail_len..self.tail_len + take].copy_from_slice(&bytes[..take]);
+            self.tail_len += take;
+            bytes = &bytes[take..];
+            if self.tail_len < 32 {
+                return;
+            }
+            let t = self.tail;
+            Self::block(&mut self.lanes, &t);
+            self.tail_len = 0;
+        }
+        let mut blocks = bytes.chunks_exact(32);
+        for b in &mut blocks {
+            Self::block(&mut self.lanes, b);
+        }
+        let rest = blocks.remainder();
+        self.tail[..rest.len()].copy_from_slice(rest);
+        self.tail_len = rest.len();
+    }
+
+    /// The checksum of everything added.
+    pub fn finish(&self) -> u64 {
+        let mut lanes = self.lanes;
+        let mut t = [0u8; 32];
+        t[..self.tail_len].copy_from_slice(&self.tail[..self.tail_len]);
+        Self::block(&mut lanes, &t);
+        let mut h = self.len.wrapping_mul(P1);
+        for (k, l) in lanes.iter().enumerate() {
+            h = mix64(h ^ l.rotate_left(7 * k as u32 + 1));
+        }
+        h
+    }
+}
+
+/// The header of a table file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// Pits a row.
+    pub pits: u8,
+    /// The capture rule.
+    pub empty_capture: bool,
+    /// The file holds the layers of `0..=seeds` seeds in play.
+    pub seeds: u32,
+    /// Each layer's checksum.
+    pub layer_sums: Vec<u64>,
+}
+
+impl Header {
+    /// The header's length in bytes.
+    pub fn len(&self) -> usize {
+        header_len(self.seeds)
+    }
+
+    /// The header's bytes, its own checksum last.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut b = Vec::with_capacity(self.len());
+        b.extend_from_slice(MAGIC);
+        b.extend_from_slice(&VERSION.to_le_bytes());
+        b.extend_from_slice(&[self.pits, u8::from(self.empty_capture), 8, 0]);
+        b.extend_from_slice(&self.seeds.to_le_bytes());
+        b.extend_from_slice(&0u32.to_le_bytes());
+        let entries = table_len(self.pits, self.seeds).unwrap_or(0) as u64;
+        b.extend_from_slice(&entries.to_le_bytes());
+        for s in &self.layer_sums {
+            b.extend_from_slice(&s.to_le_bytes());
+        }
+        let sum = checksum(&b);
+        b.extend_from_slice(&sum.to_le_bytes());
+        b
+    }
+}
+
+/// Bytes of the header of a file of `0..=seeds` seeds in play.
+fn header_len(seeds: u32) -> usize {
+    FIXED + 8 * (seeds as usize + 1) + 8
+}
+
+/// Why (part of) a file was not used: the line the solve prints.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Problem {
+    /// Not a table file of this format (another magic or version).
+    Format(String),
+    /// A table file for another board or rule.
+    OtherBoard(String),
+    /// The header does not check out.
+    DamagedHeader,
+    /// The file ends inside this layer (the layers before it are good).
+    Truncated(u32),
+    /// This layer fails its checksum (the layers before it are good).
+    DamagedLayer(u32),
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Problem::Format(what) => {
+                write!(f, "not an endgame table file of format {VERSION}: {what}")
+            }
+            Problem::OtherBoard(what) => write!(f, "holds the tables of {what}"),
+            Problem::DamagedHeader => write!(f, "its header fails its checksum (damaged file)"),
+            Problem::Truncated(n) => {
+                write!(f, "the file is cut short in the layer of {n} seeds in play")
+            }
+            Problem::DamagedLayer(n) => write!(
+                f,
+                "the layer of {n} seeds in play fails its checksum (damaged file)"
+            ),
+        }
+    }
+}
+
+/// Reads the header from `r`, checking it against the board it should be for.
+fn read_header(r: &mut impl Read, pits: u8, empty_capture: bool) -> Result<Header, Problem> {
+    let mut fixed = [0u8; FIXED];
+    read_full(r, &mut fixed).map_err(|_| Problem::Format("it is too short".into()))?;
+    if &fixed[..8] != MAGIC {
+        return Err(Problem::Format("another kind of file".into()));
+    }
+    let word = |at: usize| u32::from_le_bytes(fixed[at..at + 4].try_into().unwrap());
+    let version = word(8);
+    if version != VERSION {
+        return Err(Problem::Format(format!("format version {version}")));
+    }
+    let (file_pits, rule, bits, seeds) = (fixed[12], fixed[13], fixed[14], word(16));
+    let entries = u64::from_le_bytes(fixed[24..32].try_into().unwrap());
+    if fixed[15] != 0
+        || word(20) != 0
+        || rule > 1
+        || bits != 8
+        || seeds > MAX_TABLE_SEEDS
+        || table_len(file_pits, seeds).map(|l| l as u64) != Some(entries)
+    {
+        return Err(Problem::DamagedHeader);
+    }
+    let mut rest = vec![0u8; header_len(seeds) - FIXED];
+    read_full(r, &mut rest).map_err(|_| Problem::DamagedHeader)?;
+    let (sums, own) = rest.split_at(rest.len() - 8);
+    let mut c = Checksum::new();
+    c.update(&fixed);
+    c.update(sums);
+    if c.finish() != u64::from_le_bytes(own.try_into().unwrap()) {
+        return Err(Problem::DamagedHeader);
+    }
+    if file_pits != pits || (rule == 1) != empty_capture {
+        return Err(Problem::OtherBoard(format!(
+            "{} pits, {}",
+            file_pits,
+            if rule == 1 {
+                "empty capture"
+            } else {
+                "the seed's rules"
+            }
+        )));
+    }
+    Ok(Header {
+        pits,
+        empty_capture,
+        seeds,
+        layer_sums: sums
+            .chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+            .collect(),
+    })
+}
+
+/// Fills `buf` from `r`; an error if the file ends first.
+fn read_full(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<()> {
+    r.read_exact(buf)
+}
+
+/// The seeds in play the good table file at `path` for `pits` and the capture rule
+/// covers (its header checked, not its layers), if there is one.
+pub fn seeds_in(path: &Path, pits: u8, empty_capture: bool) -> Option<u32> {
+    let mut r = std::io::BufReader::new(fs::File::open(path).ok()?);
+    read_header(&mut r, pits, empty_capture)
+        .ok()
+        .map(|h| h.seeds)
+}
+
+/// What [`load`] found.
+#[derive(Debug)]
+pub struct Loaded {
+    /// The layers loaded and checked: `0..layers` seeds in play (0: none).
+    pub layers: u32,
+    /// Why the file (or its layers from `layers` on) was not used, if it was not.
+    pub problem: Option<Problem>,
+}
+
+/// Appends to `values` the layers `0..=max_seeds` of the table file at `path` for
+/// `pits` and the capture rule, as far as the file holds them and they check out.
+/// No file: nothing loaded, no problem. An I/O error other than the file ending is
+/// an error.
+pub fn load(
+    path: &Path,
+    pits: u8,
+    empty_capture: bool,
+    max_seeds: u32,
+    values: &mut Vec<AtomicI8>,
+) -> Result<Loaded, String> {
+    let none = |problem| Loaded { layers: 0, problem };
+    let file = match fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(none(None)),
+        Err(e) => return Err(format!("cannot read {}: {}", path.display(), e)),
+    };
+    let mut r = std::io::BufReader::with_capacity(1 << 20, file);
+    let header = match read_header(&mut r, pits, empty_capture) {
+        Ok(h) => h,
+        Err(p) => return Ok(none(Some(p))),
+    };
+    let mut loaded = Loaded {
+        layers: 0,
+        problem: None,
+    };
+    let mut buf = vec![0u8; 1 << 20];
+    for n in 0..=header.seeds.min(max_seeds) {
+        let range = layer_range(pits, n);
+        debug_assert_eq!(values.len(), range.start);
+        let mut sum = Checksum::new();
+        let mut left = range.len();
+        while left > 0 {
+            let piece = &mut buf[..left.min(1 << 20)];
+            if let Err(e) = read_full(&mut r, piece) {
+                values.truncate(range.start);
+                if e.kind() == std::io::ErrorKind::UnexpectedEof {
+                    loaded.problem = Some(Problem::Truncated(n));
+                    return Ok(loaded);
+                }
+                return Err(format!("cannot read {}: {}", path.display(), e));
+            }
+            sum.update(piece);
+            values.extend(piece.iter().map(|&b| AtomicI8::new(b as i8)));
+            left -= piece.len();
+        }
+        if sum.finish() != header.layer_sums[n as usize] {
+            values.truncate(range.start);
+            loaded.problem = Some(Problem::DamagedLayer(n));
+            return Ok(loaded);
+        }
+        loaded.layers = n + 1;
+    }
+    Ok(loaded)
+}
+
+/// Writes the tables `values` (layers `0..=seeds`) to `path` whole or not at all
+/// (a temporary renamed into place, removed by Ctrl-C).
+pub fn save(
+    path: &Path,
+    pits: u8,
+    empty_capture: bool,
+    seeds: u32,
+    values: &[AtomicI8],
+) -> std::io::Result<()> {
+    let bytes = |range: std::ops::Range<usize>, buf: &mut Vec<u8>| {
+        buf.clear();
+        buf.extend(
+            values[range]
+                .iter()
+                .map(|v| v.load(Ordering::Relaxed) as u8),
+        );
+    };
+    let mut buf = Vec::with_capacity(1 << 20);
+    let mut layer_sums = Vec::new();
+    for n in 0..=seeds {
+        let range = layer_range(pits, n);
+        let mut sum = Checksum::new();
+        for lo in range.clone().step_by(1 << 20) {
+            bytes(lo..(lo + (1 << 20)).min(range.end), &mut buf);
+            sum.update(&buf);
+        }
+        layer_sums.push(sum.finish());
+    }
+    let header = Header {
+        pits,
+        empty_capture,
+        seeds,
+        layer_sums,
+    };
+    let mut f = crate::interrupt::PendingFile::create(path)?;
+    {
+        let mut w = std::io::BufWriter::with_capacity(1 << 20, f.file());
+        w.write_all(&header.encode())?;
+        let end = layer_range(pits, seeds).end;
+        for lo in (0..end).step_by(1 << 20) {
+            bytes(lo..(lo + (1 << 20)).min(end), &mut buf);
+            w.write_all(&buf)?;
+        }
+        w.flush()?;
+    }
+    f.commit()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ply_core::games::kalah::solver::build_tables;
+
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("ply-table-file-{}-{}", name, std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn table(pits: u8, ec: bool, seeds: u32) -> Vec<AtomicI8> {
+        let len = table_len(pits, seeds).unwrap();
+        let v: Vec<AtomicI8> = (0..len).map(|_| AtomicI8::new(0)).collect();
+        build_tables(pits, ec, seeds, 0, &v, |_| {}).unwrap();
+        v
+    }
+
+    fn same(a: &[AtomicI8], b: &[AtomicI8]) -> bool {
+        a.len() == b.len()
+            && a.iter()
+                .zip(b)
+                .all(|(x, y)| x.load(Ordering::Relaxed) == y.load(Ordering::Relaxed))
+    }
+
+    #[test]
+    fn checksum_over_pieces_is_the_checksum_of_the_whole() {
+        let data: Vec<u8> = (0..1000u32).map(|i| (i * 7 + i / 13) as u8).collect();
+        let whole = checksum(&data);
+        for cut in [0, 1, 31, 32, 33, 64, 500, 999, 1000] {
+            let mut c = Checksum::new();
+            c.update(&data[..cut]);
+            c.update(&data[cut..]);
+            assert_eq!(c.finish(), whole, "cut {cut}");
+        }
+        // Any single changed byte, and a shorter or longer input, change it.
+        for i in [0, 17, 500, 999] {
+            let mut d = data.clone();
+            d[i] ^= 1;
+            assert_ne!(checksum(&d), whole);
+        }
+        assert_ne!(checksum(&data[..999]), whole);
+        let mut longer = data.clone();
+        longer.push(0);
+        assert_ne!(checksum(&longer), whole);
+        assert_ne!(checksum(&[]), checksum(&[0]));
+    }
+
+    #[test]
+    fn a_saved_table_loads_whole_and_in_part() {
+        let dir = scratch("roundtrip");
+        let path = dir.join(file_name(3, true));
+        let t = table(3, true, 12);
+        save(&path, 3, true, 12, &t).unwrap();
+        let mut v = Vec::new();
+        let l = load(&path, 3, true, 12, &mut v).unwrap();
+        assert_eq!((l.layers, l.problem), (13, None));
+        assert!(same(&v, &t));
+        // Fewer seeds: the prefix.
+        let mut v = Vec::new();
+        let l = load(&path, 3, true, 7, &mut v).unwrap();
+        assert_eq!((l.layers, l.problem), (8, None));
+        assert!(same(&v, &t[..table_len(3, 7).unwrap()]));
+        assert_eq!(seeds_in(&path, 3, true), Some(12));
+        assert_eq!(seeds_in(&path, 3, false), None);
+        // No file: nothing, no problem.
+        let mut v = Vec::new();
+        let l = load(&dir.join("none.tbl"), 3, true, 7, &mut v).unwrap();
+        assert_eq!((l.layers, l.problem), (0, None));
+        let _ = fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn damage_is_found_and_the_good_layers_before_it_kept() {
+        let dir = scratch("damage");
+        let path = dir.join(file_name(3, false));
+        let t = table(3, false, 12);
+        save(&path, 3, false, 12, &t).unwrap();
+        let good = fs::read(&path).unwrap();
+        let head = header_len(12);
+        let load_bytes = |bytes: &[u8], pits: u8, ec: bool| {
+            fs::write(&path, bytes).unwrap();
+            let mut v = Vec::new();
+            let l = load(&path, pits, ec, 12, &mut v).unwrap();
+            let want = match l.layers {
+                0 => 0,
+                k => table_len(3, k - 1).unwrap(),
+            };
+            assert_eq!(v.len(), want);
+            (l.layers, l.problem)
+        };
+        // Cut short inside layer 10: layers 0..=9 are kept.
+        let cut = head + layer_range(3, 10).start + 5;
+        assert_eq!(
+            load_bytes(&good[..cut], 3, false),
+            (10, Some(Problem::Truncated(10)))
+        );
+        // Cut inside the header, or empty.
+        assert_eq!(
+            load_bytes(&good[..head - 3], 3, false),
+            (0, Some(Problem::DamagedHeader))
+        );
+        assert!(matches!(
+            load_bytes(&[], 3, false),
+            (0, Some(Problem::Format(_)))
+        ));
+        // A flipped entry in layer 11.
+        let mut bad = good.clone();
+        bad[head + layer_range(3, 11).start + 3] ^= 0x10;
+        assert_eq!(
+            load_bytes(&bad, 3, false),
+            (11, Some(Problem::DamagedLayer(11)))
+        );
+        // A flipped layer checksum or header field.
+        for at in [12, 16, 24, 40, head - 1] {
+            let mut bad = good.clone();
+            bad[at] ^= 1;
+            let (layers, problem) = load_bytes(&bad, 3, false);
+            assert_eq!(layers, 0, "byte {at}");
+            assert!(
+                matches!(problem, Some(Problem::DamagedHeader)),
+                "byte {at}: {problem:?}"
+            );
+        }
+        // Another version or another kind of file.
+        let mut other = good.clone();
+        other[8] = 1;
+        assert!(matches!(
+            load_bytes(&other, 3, false),
+            (0, Some(Problem::Format(_)))
+        ));
+        let mut other = good.clone();
+        other[0] = b'X';
+        assert!(matches!(
+            load_bytes(&other, 3, false),
+            (0, Some(Problem::Format(_)))
+        ));
+        // The tables of another board or rule.
+        assert!(matches!(
+            load_bytes(&good, 3, true),
+            (0, Some(Problem::OtherBoard(_)))
+        ));
+        assert!(matches!(
+            load_bytes(&good, 4, false),
+            (0, Some(Problem::OtherBoard(_)))
+        ));
+        // The good file again.
+        assert_eq!(load_bytes(&good, 3, false), (13, None));
+        let _ = fs::remove_dir_all(dir);
+    }
+}
