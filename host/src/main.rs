@@ -86,8 +86,9 @@ enum Command {
         #[arg(long)]
         unique: bool,
         /// The table of exact counts in MiB (1 to 65536, within the free memory;
-        /// rounded down to a power of two). Default: from the depth and the free
-        /// memory, for depth 6 or more of a game with a perft key.
+        /// rounded down to a power of two). Default: a size from the depth and the
+        /// free memory, for depth 6 or more of a game with a perft key (Kalah, which
+        /// rarely transposes, counts without one).
         #[arg(long)]
         hash_mb: Option<usize>,
         #[command(flatten)]

@@ -147,12 +147,16 @@ where
                         leaves.fetch_add(n * paths, Ordering::Relaxed);
                         probes.fetch_add(counted.probes - p, Ordering::Relaxed);
                         hits.fetch_add(counted.hits - h, Ordering::Relaxed);
-                        done.fetch_add(1, Ordering::Relaxed);
+                        done.fetch_add(1, Ordering::Release);
                     }
                 })
             })
             .collect();
-        while !workers.iter().all(|w| w.is_finished()) {
+        // Done when every subtree is counted, or when every worker has ended (one
+        // that panicked leaves its subtree uncounted; the scope passes its panic on).
+        while done.load(Ordering::Acquire) < frontier.len()
+            && !workers.iter().all(|w| w.is_finished())
+        {
             std::thread::park_timeout(std::time::Duration::from_millis(250));
             progress(&status());
         }

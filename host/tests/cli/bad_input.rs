@@ -367,11 +367,31 @@ fn interrupted(args: &[&str], after: f64) -> Output {
 #[cfg(unix)]
 #[test]
 fn ctrl_c_stops_a_long_perft_after_showing_progress() {
+    // Kalah 6x4 perft 16 runs for minutes.
+    ctrl_c_after_progress(&["perft", "kalah", "16"], &["subtrees"]);
+    // Perft 30 of draughts with its table on two threads would run for days.
+    ctrl_c_after_progress(
+        &[
+            "perft",
+            "checkers",
+            "30",
+            "--hash-mb",
+            "64",
+            "--threads",
+            "2",
+        ],
+        &["subtrees", "% hits"],
+    );
+}
+
+/// Runs `ply args`, waits for the first progress line (at most a minute, however
+/// busy the machine), which must hold `needles`, then presses Ctrl-C: the exit
+/// status is 130, the last line on stderr `interrupted`, and nothing is printed.
+#[cfg(unix)]
+fn ctrl_c_after_progress(args: &[&str], needles: &[&str]) {
     use std::io::{BufRead, BufReader, Read};
-    // Kalah 6x4 perft 16 runs for minutes. Wait for the first progress line (at most
-    // a minute, however busy the machine), then press Ctrl-C.
     let mut child = Command::new(env!("CARGO_BIN_EXE_ply"))
-        .args(["perft", "kalah", "16"])
+        .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -391,7 +411,7 @@ fn ctrl_c_stops_a_long_perft_after_showing_progress() {
         .recv_timeout(std::time::Duration::from_secs(60))
         .expect("a progress line within a minute");
     assert!(
-        first.starts_with("perft: ") && first.contains("subtrees"),
+        first.starts_with("perft: ") && needles.iter().all(|n| first.contains(n)),
         "{}",
         first
     );

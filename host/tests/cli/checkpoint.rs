@@ -18,7 +18,9 @@ fn scratch(name: &str) -> PathBuf {
 /// Standard output without the lines that hold times.
 fn results(out: &str) -> Vec<String> {
     out.lines()
-        .filter(|l| !l.starts_with("time: ") && !l.starts_with("leaves/s: "))
+        .filter(|l| {
+            !l.starts_with("time: ") && !l.starts_with("leaves/s: ") && !l.starts_with("table: ")
+        })
         .map(str::to_string)
         .collect()
 }

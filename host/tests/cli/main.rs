@@ -13,6 +13,7 @@ mod halma;
 mod hardening;
 mod kalah;
 mod parallel;
+mod perft_table;
 use common::{ply, ply_stdin, stderr, stdout};
 use std::process::{Command, Stdio};
 

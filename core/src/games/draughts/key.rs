@@ -3,7 +3,7 @@
 //!
 //! The key is given only when no king move has been made since the last man move or
 //! capture (an empty history). Such a state is its pieces, its kings, the side to
-//! move and the rules (the repetition flag is clear, the history buffer empty, the
+//! move and the rules (the draw flag is clear, the history buffer empty, the
 //! hash a function of the rest), so equal keys under one rule set are equal states,
 //! with equal move trees. With a non-empty history the repetition draw, the move
 //! limit and the Calgary rule read that history: such positions have no key and perft

@@ -1,10 +1,9 @@
 //! `ply perft` with its table of exact counts, end to end: the counts of the plain
 //! perft with `--hash-mb`, on threads, with `--divide`, in every draughts convention;
-//! one line for a bad `--hash-mb` before any work; Ctrl-C during a tabled count.
+//! one line for a bad `--hash-mb` before any work (Ctrl-C during a tabled count:
+//! `bad_input.rs`).
 
-mod common;
-use common::{ply, stderr, stdout};
-use std::process::{Command, Stdio};
+use crate::common::{ply, stderr, stdout};
 
 /// The first line of standard output, after checking the run succeeded.
 fn count(args: &[&str]) -> String {
@@ -125,48 +124,4 @@ fn a_game_without_a_key_counts_without_a_table() {
     let o = ply(&["perft", "halma:16", "2"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(!stdout(&o).contains("table: "), "{}", stdout(&o));
-}
-
-#[cfg(unix)]
-#[test]
-fn ctrl_c_stops_a_tabled_perft_after_showing_progress() {
-    use std::io::{BufRead, BufReader};
-    // Perft 30 of draughts would run for days.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ply"))
-        .args([
-            "perft",
-            "checkers",
-            "30",
-            "--hash-mb",
-            "64",
-            "--threads",
-            "2",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    let first = lines.next().unwrap().unwrap();
-    assert!(
-        first.starts_with("perft: ") && first.contains("subtrees") && first.contains("hits"),
-        "{}",
-        first
-    );
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let rest: Vec<String> = lines.map(Result::unwrap).collect();
-    let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(130), "{:?}", rest);
-    assert_eq!(
-        rest.last().map(String::as_str),
-        Some("interrupted"),
-        "{:?}",
-        rest
-    );
-    let out = child.wait_with_output().unwrap();
-    assert!(out.stdout.is_empty());
 }
