@@ -22,9 +22,10 @@
 //! * `PLY_KALAH_STOP_NODES`: stop (as Ctrl-C would, saving the checkpoint) once the
 //!   solvers have searched about this many nodes: the test hook of `--resume`.
 //!
-//! With `--checkpoint FILE` the bounds proved so far are saved to `FILE`
-//! (`checkpoint.rs`) whenever they change (at most once a second), on Ctrl-C and at
-//! the end; `--resume` goes on from them.
+//! With `--checkpoint FILE` the bounds proved so far are saved to `FILE` (a
+//! checkpoint of [`crate::distributed::checkpoint`] whose items are the root and the
+//! first moves, `checkpoint.rs`) whenever they change (at most once a second), on
+//! Ctrl-C and at the end; `--resume` goes on from them.
 
 mod checkpoint;
 mod passes;
@@ -63,9 +64,11 @@ impl CheckpointWriter {
     fn save(&self) -> Result<(), String> {
         let closed = self.closed.lock().unwrap_or_else(|e| e.into_inner());
         match &self.path {
-            Some(path) if !*closed => {
-                checkpoint::save(path, &self.fingerprint, &self.proved.records())
-            }
+            Some(path) if !*closed => crate::distributed::checkpoint::save(
+                path,
+                &self.fingerprint,
+                &self.proved.records(),
+            ),
             _ => Ok(()),
         }
     }
@@ -100,7 +103,7 @@ pub fn solve(
     let items = 1 + game.legal_moves().len();
     let fingerprint = checkpoint::fingerprint(game, move_nodes);
     let resumed = match (&options.checkpoint, options.resume) {
-        (Some(path), true) => checkpoint::load(path, &fingerprint, items)?,
+        (Some(path), true) => crate::distributed::checkpoint::load(path, &fingerprint, items)?,
         _ => None,
     };
     let resuming = resumed.is_some();
