@@ -103,19 +103,12 @@ impl SquareBoard for Bv {
 impl HalmaBoard for Bv {
     const PIECES: usize = Bits256::PIECES;
     const SIZE_NAME: &'static str = Bits256::SIZE_NAME;
-    const CAMPS: [Self; 2] = [
-        Bv(BitArray {
-            _ord: std::marker::PhantomData,
-            data: Bits256::CAMPS[0].0,
-        }),
-        Bv(BitArray {
-            _ord: std::marker::PhantomData,
-            data: Bits256::CAMPS[1].0,
-        }),
-    ];
     type Moves = Halma16Moves;
     fn in_first_camp(r: usize, c: usize) -> bool {
         Bits256::in_first_camp(r, c)
+    }
+    fn camps() -> [Self; 2] {
+        Bits256::camps().map(|c| Bv(BitArray::new(c.0)))
     }
     // The parity classes go through Bits256: the same words, one bit a square.
     fn parity_classes(self) -> [u64; 4] {
