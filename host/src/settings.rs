@@ -106,16 +106,9 @@ pub fn hash_mb(mb: usize, setting: &str) -> Result<usize, String> {
 
 /// `ply perft --hash-mb`: refused for a game (named `game`) whose positions have no
 /// exact perft key (`key_bits` 0, [`ply_core::perft::PerftKey`]), which perft
-/// counts without a table, and for a count that is `distributed` (checkpointed, or
-/// dealt out to MPI ranks), which counts without the table for now.
-pub fn perft_hash_mb(key_bits: u32, game: &str, distributed: bool) -> Result<(), String> {
-    if distributed {
-        Err(
-            "--hash-mb is not available with --checkpoint or under an MPI launcher: \
-             a distributed perft counts without the table"
-                .into(),
-        )
-    } else if key_bits == 0 {
+/// counts without a table.
+pub fn perft_hash_mb(key_bits: u32, game: &str) -> Result<(), String> {
+    if key_bits == 0 {
         Err(format!(
             "--hash-mb is not available for {}: its positions have no exact perft key \
              (perft counts it without a table)",
@@ -468,10 +461,8 @@ mod tests {
 
     #[test]
     fn perft_tables_need_a_key() {
-        assert_eq!(perft_hash_mb(97, "checkers", false), Ok(()));
-        let e = perft_hash_mb(97, "checkers", true).unwrap_err();
-        assert!(e.contains("--checkpoint"), "{}", e);
-        let e = perft_hash_mb(0, "halma", false).unwrap_err();
+        assert_eq!(perft_hash_mb(97, "checkers"), Ok(()));
+        let e = perft_hash_mb(0, "halma").unwrap_err();
         assert!(
             e.starts_with("--hash-mb is not available for halma"),
             "{}",

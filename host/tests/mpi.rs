@@ -46,10 +46,13 @@ fn run(mut c: Command) -> Output {
         .expect("mpirun (Open MPI) is not installed: bash scripts/setup-mpi.sh")
 }
 
-/// Standard output without the lines that hold times.
+/// Standard output without the lines that hold times and table statistics (which
+/// depend on how the work was split and timed).
 fn results(out: &str) -> Vec<String> {
     out.lines()
-        .filter(|l| !l.starts_with("time: ") && !l.starts_with("leaves/s: "))
+        .filter(|l| {
+            !l.starts_with("time: ") && !l.starts_with("leaves/s: ") && !l.starts_with("table: ")
+        })
         .map(str::to_string)
         .collect()
 }
@@ -94,6 +97,14 @@ fn perft_on_one_two_and_three_ranks_prints_what_one_process_prints() {
                 np
             );
             assert!(stdout(&o).contains("leaves/s: "));
+            // A table on every rank where one process has one.
+            assert_eq!(
+                stdout(&o).contains("\ntable: "),
+                stdout(&one).contains("\ntable: "),
+                "{:?} on {} ranks",
+                args,
+                np
+            );
             // One summary line per rank, the items adding up.
             let s = summary(&stderr(&o));
             assert_eq!(s.len(), np, "{}", stderr(&o));
@@ -167,15 +178,17 @@ fn a_killed_rank_ends_the_job_and_resume_finishes_without_redoing_items() {
     let dir = scratch("kill");
     let ckpt = dir.join("run.ckpt");
     let c = ckpt.to_str().unwrap();
-    // 1,766,623,630 leaves in 7361 subtrees: several seconds on 2 ranks of one thread
-    // (perft 12 took under one with the faster generator); the first checkpoint is
-    // written after one.
+    // 36,263,167,175 leaves in 4628 subtrees: several seconds on 2 ranks of one
+    // thread, each with its own 64 MiB table; the first checkpoint is written after
+    // one.
     let args = [
         "perft",
         "checkers",
-        "13",
+        "15",
         "--threads",
         "1",
+        "--hash-mb",
+        "64",
         "--checkpoint",
         c,
     ];
@@ -210,7 +223,7 @@ fn a_killed_rank_ends_the_job_and_resume_finishes_without_redoing_items() {
         .unwrap()
         .parse()
         .unwrap();
-    assert!(saved > 0 && saved < 7361, "{}", saved_line);
+    assert!(saved > 0 && saved < 4628, "{}", saved_line);
 
     // Resumed on 3 ranks: the right total, and only the items the checkpoint lacked.
     let mut resume = args.to_vec();
@@ -218,17 +231,18 @@ fn a_killed_rank_ends_the_job_and_resume_finishes_without_redoing_items() {
     let o = run(mpirun_ply(3, &resume));
     let err = stderr(&o);
     assert!(o.status.success(), "{}", err);
-    assert_eq!(stdout(&o).lines().next(), Some("1766623630"));
+    assert_eq!(stdout(&o).lines().next(), Some("36263167175"));
+    assert!(stdout(&o).contains("table: 64 MiB, "), "{}", stdout(&o));
     assert!(
         err.contains(&format!(
-            "resuming: {} of 7361 items were done already",
+            "resuming: {} of 4628 items were done already",
             saved
         )),
         "{}",
         err
     );
     let computed: u64 = summary(&err).iter().map(|r| r.2).sum();
-    assert_eq!(computed, 7361 - saved, "{}", err);
+    assert_eq!(computed, 4628 - saved, "{}", err);
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -264,7 +278,7 @@ fn two_hosts_on_one_machine_count_the_same() {
         "{}",
         err
     );
-    assert_eq!(s.iter().map(|r| r.2).sum::<u64>(), 7361);
+    assert_eq!(s.iter().map(|r| r.2).sum::<u64>(), 4628);
 }
 
 #[test]

@@ -24,11 +24,14 @@ use crate::spec::GameCommand;
 /// take milliseconds without one).
 pub const TABLE_FROM_DEPTH: u32 = 6;
 
-/// The table size without `--hash-mb`: half the memory free now, at most
+/// The table size without `--hash-mb`: half the memory free now (shared out among
+/// the processes an MPI launcher started on this machine), at most
 /// `2^(depth + 13)` bytes (8 MiB for depth 10, 128 MiB for 14, 2 GiB for 18) and at
 /// least 1 MiB, rounded down to a power of two (the table's sizes).
 pub fn auto_table_bytes(depth: u32) -> u64 {
-    let free = crate::memory::available_memory().unwrap_or(1 << 30) / 2;
+    let free = crate::memory::available_memory().unwrap_or(1 << 30)
+        / 2
+        / crate::distributed::local_processes() as u64;
     let by_depth = 1u64 << (depth + 13).min(40);
     let bytes = free.min(by_depth).max(1 << 20);
     1 << (63 - bytes.leading_zeros())
@@ -66,18 +69,9 @@ impl GameCommand for Perft {
         };
         let key_bits = G::perft_key_bits(rules);
         if self.hash_mb.is_some() {
-            crate::settings::perft_hash_mb(key_bits, G::NAME, self.distributed.wanted())?;
+            crate::settings::perft_hash_mb(key_bits, G::NAME)?;
         }
         let game: G = setup(rules, self.position.as_deref(), &self.after)?;
-        if self.distributed.wanted() {
-            return crate::distributed::perft::run(
-                &game,
-                self.depth,
-                self.divide,
-                self.threads,
-                &self.distributed,
-            );
-        }
         let table_bytes = match self.hash_mb {
             Some(mb) => Some((mb as u64) << 20),
             None if key_bits > 0 && G::PERFT_TABLE_BY_DEFAULT && self.depth >= TABLE_FROM_DEPTH => {
@@ -85,9 +79,22 @@ impl GameCommand for Perft {
             }
             None => None,
         };
-        if let Some(bytes) = table_bytes {
-            let table = SharedPerftTable::new(bytes, key_bits)?;
-            return run_tabled(&game, &self, &table);
+        let table = match table_bytes {
+            Some(bytes) => Some(SharedPerftTable::new(bytes, key_bits)?),
+            None => None,
+        };
+        if self.distributed.wanted() {
+            return crate::distributed::perft::run(
+                &game,
+                self.depth,
+                self.divide,
+                self.threads,
+                table.as_ref(),
+                &self.distributed,
+            );
+        }
+        if let Some(table) = &table {
+            return run_tabled(&game, &self, table);
         }
         let t = Instant::now();
         let total = if self.threads != 1 {
@@ -180,13 +187,19 @@ fn run_tabled<G: HostGame>(
     crate::outln!("{}", total)?;
     crate::outln!("time: {}", secs(s))?;
     crate::outln!("leaves/s: {}", rate(total, s))?;
-    crate::outln!(
-        "table: {} MiB, {} probes, {:.1}% hits",
-        table.bytes() >> 20,
-        sum.probes,
-        percent(sum.hits, sum.probes)
-    )?;
+    crate::outln!("{}", table_line(table.bytes(), sum.probes, sum.hits))?;
     Ok(total)
+}
+
+/// The last line of a perft with a table: its size (each process's, in a
+/// distributed count), the lookups and the share they answered.
+pub fn table_line(bytes: u64, probes: u64, hits: u64) -> String {
+    format!(
+        "table: {} MiB, {} probes, {:.1}% hits",
+        bytes >> 20,
+        probes,
+        percent(hits, probes)
+    )
 }
 
 fn percent(part: u64, whole: u64) -> f64 {

@@ -1,10 +1,14 @@
 //! Which rank has which item: rank 0's book of the run, with no transport in it (so
 //! it is tested without MPI).
 //!
-//! Items are handed out in order, lowest first, to whichever rank asks; every answer
-//! is checked against the book: the item must be one this rank was given and has not
-//! answered yet. A rank is told to stop once nothing is left for it and it has
-//! answered everything it was given.
+//! The items waiting at the start are cut into one run of consecutive items per rank
+//! (items next to each other are neighbouring subtrees of perft, which transpose
+//! into each other: a rank that counts them together finds more of them in its own
+//! table). A rank takes its own items in order, lowest first; a rank whose run is
+//! used up takes the last item of the longest run left, so no rank idles while
+//! items wait. Every answer is checked against the book: the item must be one this
+//! rank was given and has not answered yet. A rank is told to stop once nothing is
+//! left and it has answered everything it was given.
 
 use std::collections::VecDeque;
 
@@ -42,7 +46,8 @@ pub struct RankBook {
 #[derive(Clone, Debug)]
 pub struct Dispatcher {
     place: Vec<Place>,
-    waiting: VecDeque<usize>,
+    /// Each rank's run of waiting items.
+    waiting: Vec<VecDeque<usize>>,
     done: usize,
     ranks: Vec<RankBook>,
 }
@@ -60,13 +65,22 @@ impl Dispatcher {
                 }
             })
             .collect();
-        let waiting = (0..items).filter(|&i| place[i] == Place::Waiting).collect();
+        let ranks = ranks.max(1);
+        let left: Vec<usize> = (0..items).filter(|&i| place[i] == Place::Waiting).collect();
+        // Runs as equal as can be, the longer ones first.
+        let mut waiting = Vec::with_capacity(ranks);
+        let mut from = 0;
+        for r in 0..ranks {
+            let len = left.len() / ranks + usize::from(r < left.len() % ranks);
+            waiting.push(left[from..from + len].iter().copied().collect());
+            from += len;
+        }
         let done = place.iter().filter(|&&p| p == Place::Done).count();
         Dispatcher {
             place,
             waiting,
             done,
-            ranks: vec![RankBook::default(); ranks.max(1)],
+            ranks: vec![RankBook::default(); ranks],
         }
     }
 
@@ -108,13 +122,20 @@ impl Dispatcher {
     }
 
     /// The next item for `rank` if it has fewer than `limit` unanswered and items are
-    /// waiting; the item is then `rank`'s.
+    /// waiting: the first of its own run, else the last of the longest run left. The
+    /// item is then `rank`'s.
     pub fn assign(&mut self, rank: usize, limit: usize) -> Option<usize> {
         let book = self.ranks.get_mut(rank)?;
         if book.stopped || book.outstanding >= limit {
             return None;
         }
-        let i = self.waiting.pop_front()?;
+        let i = match self.waiting[rank].pop_front() {
+            Some(i) => i,
+            None => {
+                let longest = (0..self.waiting.len()).max_by_key(|&r| self.waiting[r].len())?;
+                self.waiting[longest].pop_back()?
+            }
+        };
         self.place[i] = Place::At(rank);
         book.outstanding += 1;
         Some(i)
@@ -166,7 +187,10 @@ impl Dispatcher {
     /// answered everything it was given, and nothing is waiting.
     pub fn should_stop(&self, rank: usize) -> bool {
         self.ranks.get(rank).is_some_and(|b| {
-            b.host.is_some() && !b.stopped && b.outstanding == 0 && self.waiting.is_empty()
+            b.host.is_some()
+                && !b.stopped
+                && b.outstanding == 0
+                && self.waiting.iter().all(VecDeque::is_empty)
         })
     }
 
@@ -196,6 +220,7 @@ mod tests {
 
     #[test]
     fn items_go_out_in_order_and_come_back_checked() {
+        // Waiting: 0, 2, 3, 4 — runs [0, 2] for rank 0, [3] for 1, [4] for 2.
         let mut d = Dispatcher::new(5, |i| i == 1, 3);
         assert_eq!(d.done(), 1);
         d.hello(0, "a".into(), 1).unwrap();
@@ -203,27 +228,29 @@ mod tests {
         assert!(d.hello(1, "b".into(), 2).is_err());
         assert_eq!(d.assign(0, 1), Some(0));
         assert_eq!(d.assign(0, 1), None, "rank 0 has its one");
-        assert_eq!(d.assign(1, 2), Some(2));
         assert_eq!(d.assign(1, 2), Some(3));
+        // Rank 1's run is used up: the last item of the longest run left (rank 0's
+        // and rank 2's are as long; the later rank's).
+        assert_eq!(d.assign(1, 2), Some(4));
         // Wrong answers: an item of another rank, one never given, one out of range.
         let e = d.answer(1, 0, 1, 1).unwrap_err();
         assert_eq!(e, "rank 1 answered item 0, which it was not given");
-        assert!(d.answer(1, 4, 1, 1).unwrap_err().contains("not given"));
+        assert!(d.answer(1, 2, 1, 1).unwrap_err().contains("not given"));
         assert!(d.answer(1, 9, 1, 1).unwrap_err().contains("only 5 items"));
         assert!(d.answer(7, 2, 1, 1).unwrap_err().contains("rank 7"));
-        d.answer(1, 2, 10, 100).unwrap();
+        d.answer(1, 3, 10, 100).unwrap();
         assert!(d
-            .answer(1, 2, 10, 100)
+            .answer(1, 3, 10, 100)
             .unwrap_err()
             .contains("answered already"));
         assert!(d
             .answer(1, 1, 10, 100)
             .unwrap_err()
             .contains("answered already"));
-        assert_eq!(d.assign(1, 2), Some(4));
+        assert_eq!(d.assign(1, 2), Some(2), "rank 0's run, the only one left");
         assert!(!d.should_stop(1));
         assert!(!d.should_stop(2), "rank 2 has not said hello");
-        d.answer(1, 3, 10, 100).unwrap();
+        d.answer(1, 2, 10, 100).unwrap();
         d.answer(1, 4, 10, 100).unwrap();
         assert!(d.should_stop(1));
         d.stopped(1);
@@ -239,5 +266,37 @@ mod tests {
         assert!(d.workers_stopped());
         assert_eq!((d.ranks()[1].items, d.ranks()[1].nodes), (3, 30));
         assert_eq!(d.ranks()[1].busy_ns, 300);
+    }
+
+    #[test]
+    fn each_rank_counts_a_run_of_neighbouring_items_and_takes_over_the_rest() {
+        let mut d = Dispatcher::new(10, |_| false, 3);
+        for r in 0..3 {
+            d.hello(r, format!("h{}", r), 1).unwrap();
+        }
+        let mut got: Vec<Vec<usize>> = vec![Vec::new(); 3];
+        // Rank 2 is slow: ranks 0 and 1 answer everything they get, rank 2 one item.
+        let mut rank2_took = false;
+        while !d.all_done() {
+            for (r, mine) in got.iter_mut().enumerate() {
+                if r == 2 && rank2_took {
+                    continue;
+                }
+                if let Some(i) = d.assign(r, 1) {
+                    mine.push(i);
+                    d.answer(r, i, 1, 1).unwrap();
+                    rank2_took |= r == 2;
+                }
+            }
+        }
+        assert_eq!(got[0][..4], [0, 1, 2, 3]);
+        assert_eq!(got[1][..3], [4, 5, 6]);
+        assert_eq!(got[2], [7]);
+        let mut all: Vec<usize> = got.concat();
+        all.sort_unstable();
+        assert_eq!(all, (0..10).collect::<Vec<_>>(), "every item once");
+        // Rank 2's run was taken over from its end.
+        assert!(got[0].contains(&9) || got[1].contains(&9));
+        assert!((0..3).all(|r| d.should_stop(r)));
     }
 }

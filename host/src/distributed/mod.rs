@@ -135,6 +135,31 @@ pub fn other_rank() -> bool {
     launch().is_some_and(|l| l.rank > 0)
 }
 
+/// The processes an MPI launcher started on this machine (this one included), as its
+/// environment tells (Open MPI's `OMPI_COMM_WORLD_LOCAL_SIZE`, MPICH's
+/// `MPI_LOCALNRANKS`, Slurm's `SLURM_NTASKS_PER_NODE` when it is one number); 1
+/// without a launcher or where it does not say. Tables sized from the free memory
+/// share it out among them.
+pub fn local_processes() -> usize {
+    local_processes_from(|name| std::env::var(name).ok())
+}
+
+/// [`local_processes`] with the variables read through `get` (for tests).
+pub fn local_processes_from(get: impl Fn(&str) -> Option<String>) -> usize {
+    if launch_from(&get).is_none() {
+        return 1;
+    }
+    [
+        "OMPI_COMM_WORLD_LOCAL_SIZE",
+        "MPI_LOCALNRANKS",
+        "SLURM_NTASKS_PER_NODE",
+    ]
+    .iter()
+    .find_map(|name| get(name)?.trim().parse::<usize>().ok())
+    .unwrap_or(1)
+    .max(1)
+}
+
 /// Whether this process is one of several an MPI launcher started, as its environment
 /// tells before MPI starts.
 pub fn several_processes() -> bool {
@@ -202,6 +227,27 @@ mod tests {
             }
         };
         assert_eq!(launch_from(env(&[])), None);
+        assert_eq!(local_processes_from(env(&[])), 1);
+        assert_eq!(
+            local_processes_from(env(&[("OMPI_COMM_WORLD_LOCAL_SIZE", "4")])),
+            1,
+            "no launcher, no sharing"
+        );
+        assert_eq!(
+            local_processes_from(env(&[
+                ("OMPI_COMM_WORLD_RANK", "1"),
+                ("OMPI_COMM_WORLD_LOCAL_SIZE", "4")
+            ])),
+            4
+        );
+        assert_eq!(
+            local_processes_from(env(&[
+                ("PMI_RANK", "0"),
+                ("SLURM_NTASKS_PER_NODE", "2(x3)")
+            ])),
+            1,
+            "not one number"
+        );
         assert_eq!(
             launch_from(env(&[
                 ("OMPI_COMM_WORLD_RANK", "2"),

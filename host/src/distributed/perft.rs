@@ -1,67 +1,83 @@
-//! Perft as a job: the items are the subtrees a few plies down (the split ply), each
-//! counted by one call of the rank's counting function (sequential perft now; a rank's
-//! own tabled perft can take its place, see [`PerftJob::with_counter`]).
+//! Perft as a job: the items are the distinct subtrees a few plies down (the split
+//! ply; transpositions reached through the same root move are one item, counted
+//! once and multiplied by their paths), each counted by one call of sequential perft,
+//! through the process's own table of exact counts when it has one. Under MPI every
+//! rank has a table of its own: what one rank stored, another counts again.
 
 use std::time::Instant;
 
-use ply_core::Game;
+use ply_core::perft::PerftKey;
 
-use super::{Job, Options};
+use super::{Job, Options, Record};
 use crate::commands::{rate, secs};
+use crate::parallel::perft::{frontier, Subtree};
+use crate::parallel::perft_table::Counted;
+use crate::parallel::SharedPerftTable;
 
 /// Subtrees wanted: the tree is split at the first ply with at least this many
-/// positions (or one ply above the leaves). The same for every run of the same
-/// command, whatever the ranks and threads, so a checkpoint serves any of them.
+/// distinct positions (or one ply above the leaves). The same for every run of the
+/// same command, whatever the ranks, threads and tables, so a checkpoint serves any
+/// of them.
 pub const ITEMS_WANTED: usize = 4096;
 
-/// Counts the leaves `depth` plies below a position.
-pub type Counter<G> = fn(&G, u32) -> u64;
+/// The count of one subtree: its leaves (times its paths) and the table lookups that
+/// counting it made.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SubtreeCount {
+    /// Leaves below the subtree's position, times the paths that reach it.
+    pub leaves: u64,
+    /// Table lookups made (0 without a table).
+    pub probes: u64,
+    /// Lookups the table answered.
+    pub hits: u64,
+}
+
+impl Record for SubtreeCount {
+    const WORDS: usize = 3;
+    fn encode(&self) -> Vec<u64> {
+        vec![self.leaves, self.probes, self.hits]
+    }
+    fn decode(words: &[u64]) -> Option<Self> {
+        match *words {
+            [leaves, probes, hits] if hits <= probes => Some(SubtreeCount {
+                leaves,
+                probes,
+                hits,
+            }),
+            _ => None,
+        }
+    }
+    fn nodes(&self) -> u64 {
+        self.leaves
+    }
+}
 
 /// Perft of a position, split into subtrees.
-pub struct PerftJob<G: Game> {
+pub struct PerftJob<'t, G: PerftKey> {
     root: G,
     depth: u32,
     split_ply: u32,
-    /// The subtrees' positions, each with the index of the root move it starts with.
-    frontier: Vec<(G, usize)>,
+    frontier: Vec<Subtree<G>>,
     threads: usize,
-    counter: Counter<G>,
+    table: Option<&'t SharedPerftTable>,
 }
 
-impl<G: Game + Sync> PerftJob<G> {
+impl<'t, G: PerftKey + Sync> PerftJob<'t, G> {
     /// Perft of `root` to `depth` plies, counted on `threads` threads of each process
-    /// by sequential [`ply_core::perft::perft`].
-    pub fn new(root: &G, depth: u32, threads: usize) -> Self {
-        Self::with_counter(root, depth, threads, ply_core::perft::perft::<G>)
-    }
-
-    /// As [`PerftJob::new`], each subtree counted by `counter` (called from `threads`
-    /// threads at once).
-    pub fn with_counter(root: &G, depth: u32, threads: usize, counter: Counter<G>) -> Self {
-        let mut frontier = vec![(*root, 0usize)];
-        let mut ply = 0;
-        // At least one ply down (so every subtree has its root move), then on until
-        // there are enough subtrees or one ply is left.
-        while ply < depth && (ply == 0 || (depth - ply > 1 && frontier.len() < ITEMS_WANTED)) {
-            frontier = frontier
-                .iter()
-                .flat_map(|&(g, root_move)| {
-                    g.legal_moves()
-                        .iter()
-                        .enumerate()
-                        .map(|(k, &m)| (g.play_unchecked(m), if ply == 0 { k } else { root_move }))
-                        .collect::<Vec<_>>()
-                })
-                .collect();
-            ply += 1;
-        }
+    /// by sequential perft, through `table` (this process's, shared by its threads)
+    /// when there is one.
+    pub fn new(root: &G, depth: u32, threads: usize, table: Option<&'t SharedPerftTable>) -> Self {
+        // At least one ply down (so every subtree has its root move), at most one
+        // ply above the leaves (or at them, for depth 1).
+        let max_ply = if depth <= 1 { depth } else { depth - 1 };
+        let (frontier, split_ply) = frontier(root, max_ply, ITEMS_WANTED, true);
         PerftJob {
             root: *root,
             depth,
-            split_ply: ply,
+            split_ply,
             frontier,
             threads: threads.max(1),
-            counter,
+            table,
         }
     }
 
@@ -72,21 +88,21 @@ impl<G: Game + Sync> PerftJob<G> {
 
     /// The leaves per root move (in generation order) from the subtrees' counts; empty
     /// at depth 0.
-    pub fn divide(&self, counts: &[u64]) -> Vec<(G::Move, u64)> {
+    pub fn divide(&self, counts: &[SubtreeCount]) -> Vec<(G::Move, u64)> {
         if self.depth == 0 {
             return Vec::new();
         }
         let moves = self.root.legal_moves();
         let mut per_move: Vec<(G::Move, u64)> = moves.iter().map(|&m| (m, 0)).collect();
-        for (&(_, k), &n) in self.frontier.iter().zip(counts) {
-            per_move[k].1 += n;
+        for (s, n) in self.frontier.iter().zip(counts) {
+            per_move[s.root_move].1 += n.leaves;
         }
         per_move
     }
 }
 
-impl<G: Game + Send + Sync> Job for PerftJob<G> {
-    type Output = u64;
+impl<G: PerftKey + Send + Sync> Job for PerftJob<'_, G> {
+    type Output = SubtreeCount;
 
     fn fingerprint(&self) -> String {
         format!("{} subtrees at ply {}", self.frontier.len(), self.split_ply)
@@ -100,12 +116,28 @@ impl<G: Game + Send + Sync> Job for PerftJob<G> {
         self.threads
     }
 
-    fn run(&self, index: usize) -> Result<u64, String> {
-        let (g, _) = self
+    fn run(&self, index: usize) -> Result<SubtreeCount, String> {
+        let s = self
             .frontier
             .get(index)
             .ok_or_else(|| format!("no subtree {}", index))?;
-        Ok((self.counter)(g, self.depth - self.split_ply))
+        let rest = self.depth - self.split_ply;
+        let (n, probes, hits) = match self.table {
+            Some(table) => {
+                let mut counted = Counted::new(table);
+                let n = ply_core::perft::perft_tabled(&s.game, rest, &mut counted);
+                (n, counted.probes, counted.hits)
+            }
+            None => (ply_core::perft::perft(&s.game, rest), 0, 0),
+        };
+        let leaves = n
+            .checked_mul(s.paths)
+            .ok_or_else(|| format!("subtree {}: the count overflows 64 bits", index))?;
+        Ok(SubtreeCount {
+            leaves,
+            probes,
+            hits,
+        })
     }
 
     fn label(&self) -> Option<&str> {
@@ -114,17 +146,19 @@ impl<G: Game + Send + Sync> Job for PerftJob<G> {
 }
 
 /// `ply perft` through [`super::run`]: prints what the one-process command prints (the
-/// lines of `--divide`, the total, the time and the rate) on rank 0; prints nothing on
-/// the other ranks. Returns the total (0 on the other ranks).
-pub fn run<G: Game + Send + Sync>(
+/// lines of `--divide`, the total, the time, the rate, and with a table its size and
+/// hit rate over every process) on rank 0; prints nothing on the other ranks. Returns
+/// the total (0 on the other ranks).
+pub fn run<G: PerftKey + Send + Sync>(
     game: &G,
     depth: u32,
     divide: bool,
     threads: usize,
+    table: Option<&SharedPerftTable>,
     options: &Options,
 ) -> Result<u64, String> {
     let t = Instant::now();
-    let job = PerftJob::new(game, depth, threads);
+    let job = PerftJob::new(game, depth, threads, table);
     let Some(counts) = super::run(&job, options)? else {
         return Ok(0);
     };
@@ -133,49 +167,89 @@ pub fn run<G: Game + Send + Sync>(
             crate::outln!("{}: {}", game.display_move(mv), n)?;
         }
     }
-    let total: u64 = counts.iter().sum();
+    let total = counts
+        .iter()
+        .try_fold(0u64, |sum, c| sum.checked_add(c.leaves))
+        .ok_or("the total overflows 64 bits")?;
     let s = t.elapsed().as_secs_f64();
     crate::outln!("{}", total)?;
     crate::outln!("time: {}", secs(s))?;
     crate::outln!("leaves/s: {}", rate(total, s))?;
+    if let Some(table) = table {
+        let probes: u64 = counts.iter().map(|c| c.probes).sum();
+        let hits: u64 = counts.iter().map(|c| c.hits).sum();
+        crate::outln!(
+            "{}",
+            crate::commands::perft::table_line(table.bytes(), probes, hits)
+        )?;
+    }
     Ok(total)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ply_core::games::{Draughts, Kalah, TicTacToe};
+    use ply_core::games::{Draughts, Halma8, Kalah, TicTacToe};
+    use ply_core::Game;
 
-    fn check<G: Game + Send + Sync>(g: &G, max_depth: u32) {
-        for depth in 0..=max_depth {
-            let job = PerftJob::new(g, depth, 2);
-            let counts = super::super::coordinator::run_local(&job, &Options::default()).unwrap();
-            let total: u64 = counts.iter().sum();
-            assert_eq!(total, ply_core::perft::perft(g, depth), "depth {}", depth);
-            let divided: u64 = job.divide(&counts).iter().map(|&(_, n)| n).sum();
-            assert_eq!(divided, if depth == 0 { 0 } else { total });
-            let mut seq = Vec::new();
-            ply_core::perft::perft_divide(g, depth, |m, n| seq.push((m, n)));
-            if depth > 0 {
-                assert_eq!(job.divide(&counts), seq, "depth {}", depth);
+    /// The split count, its divide and its table statistics, with no table, a roomy
+    /// one and one of a single bucket (constant replacement), against sequential perft.
+    fn check<G: PerftKey + Send + Sync>(g: &G, max_depth: u32) {
+        let bits = G::perft_key_bits(g.rules());
+        let roomy = SharedPerftTable::new(4 << 20, bits).unwrap();
+        let tiny = SharedPerftTable::new(64, bits).unwrap();
+        for table in [None, Some(&roomy), Some(&tiny)] {
+            for depth in 0..=max_depth {
+                let job = PerftJob::new(g, depth, 2, table.filter(|_| bits > 0));
+                let counts =
+                    super::super::coordinator::run_local(&job, &Options::default()).unwrap();
+                let total: u64 = counts.iter().map(|c| c.leaves).sum();
+                assert_eq!(total, ply_core::perft::perft(g, depth), "depth {}", depth);
+                let divided: u64 = job.divide(&counts).iter().map(|&(_, n)| n).sum();
+                assert_eq!(divided, if depth == 0 { 0 } else { total });
+                let mut seq = Vec::new();
+                ply_core::perft::perft_divide(g, depth, |m, n| seq.push((m, n)));
+                if depth > 0 {
+                    assert_eq!(job.divide(&counts), seq, "depth {}", depth);
+                }
+                assert!(counts.iter().all(|c| c.hits <= c.probes));
+                if table.is_none() || bits == 0 {
+                    assert!(counts.iter().all(|c| c.probes == 0));
+                }
             }
         }
     }
 
     #[test]
-    fn the_split_count_equals_perft() {
+    fn the_split_count_equals_perft_with_and_without_a_table() {
         check(&TicTacToe::start(()), 9);
-        check(&Draughts::start(Default::default()), 7);
-        check(&Kalah::start(Default::default()), 6);
+        check(&Draughts::start(Default::default()), 8);
+        check(&Kalah::start(Default::default()), 7);
+        check(&Halma8::start(Default::default()), 4);
     }
 
     #[test]
-    fn the_split_is_a_few_plies_down() {
+    fn the_split_is_a_few_plies_down_and_merges_transpositions() {
         let g = Draughts::start(Default::default());
-        assert_eq!(PerftJob::new(&g, 13, 1).split_ply(), 5);
-        assert_eq!(PerftJob::new(&g, 13, 1).items(), 7361);
-        assert_eq!(PerftJob::new(&g, 3, 1).split_ply(), 2);
-        assert_eq!(PerftJob::new(&g, 1, 1).split_ply(), 1);
-        assert_eq!(PerftJob::new(&g, 0, 1).split_ply(), 0);
+        let job = PerftJob::new(&g, 13, 1, None);
+        assert_eq!(job.split_ply(), 5);
+        // 7361 paths to ply 5 reach fewer positions (within a root move).
+        assert!(job.items() < 7361, "{}", job.items());
+        assert_eq!(job.frontier.iter().map(|s| s.paths).sum::<u64>(), 7361);
+        assert_eq!(PerftJob::new(&g, 3, 1, None).split_ply(), 2);
+        assert_eq!(PerftJob::new(&g, 1, 1, None).split_ply(), 1);
+        assert_eq!(PerftJob::new(&g, 0, 1, None).split_ply(), 0);
+    }
+
+    #[test]
+    fn subtree_counts_round_trip_and_refuse_impossible_words() {
+        let c = SubtreeCount {
+            leaves: 7,
+            probes: 5,
+            hits: 2,
+        };
+        assert_eq!(SubtreeCount::decode(&c.encode()), Some(c));
+        assert_eq!(SubtreeCount::decode(&[7, 2, 5]), None);
+        assert_eq!(SubtreeCount::decode(&[7, 5]), None);
     }
 }

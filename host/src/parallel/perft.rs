@@ -114,7 +114,7 @@ pub fn perft_tabled<G>(
 where
     G: PerftKey + Send + Sync,
 {
-    let (frontier, ply) = frontier(game, depth, TABLED_SUBTREES.max(threads * 64));
+    let (frontier, ply) = frontier(game, depth, TABLED_SUBTREES.max(threads * 64), false);
     let rest = depth - ply;
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
@@ -140,7 +140,8 @@ where
                     // ends (a panic too: then the scope passes the panic on).
                     let _wake = Unpark(main);
                     let mut counted = Counted::new(table);
-                    while let Some(&(g, paths)) = frontier.get(next.fetch_add(1, Ordering::Relaxed))
+                    while let Some(&Subtree { game: g, paths, .. }) =
+                        frontier.get(next.fetch_add(1, Ordering::Relaxed))
                     {
                         let (p, h) = (counted.probes, counted.hits);
                         let n = ply_core::perft::perft_tabled(&g, rest, &mut counted);
@@ -173,27 +174,60 @@ impl Drop for Unpark {
     }
 }
 
-/// The distinct positions `ply` plies below `game` with their numbers of paths, for
-/// the first ply with at least `want` of them (or `depth`): positions with equal
-/// perft keys are one entry; positions without a key are kept apart.
-fn frontier<G: PerftKey>(game: &G, depth: u32, want: usize) -> (Vec<(G, u64)>, u32) {
-    let mut level = vec![(*game, 1u64)];
+/// A subtree of a split perft: a position some plies below the root, the root move it
+/// starts with, and the number of paths that reach it.
+#[derive(Clone, Copy, Debug)]
+pub struct Subtree<G> {
+    /// The position.
+    pub game: G,
+    /// The index of its first move among the root's moves (0 at ply 0, and for
+    /// every subtree when not kept apart by root move).
+    pub root_move: usize,
+    /// Paths from the root to it.
+    pub paths: u64,
+}
+
+/// The distinct positions below `game` with their numbers of paths, at the first ply
+/// with at least `want` of them (and at most `max_ply`): positions with equal perft
+/// keys are one subtree (positions without a key are kept apart). With
+/// `by_root_move`, the subtrees are at least one ply down and positions reached
+/// through different root moves are kept apart (for `--divide`). Returns the
+/// subtrees, in the order they were first reached, and their ply.
+pub fn frontier<G: PerftKey>(
+    game: &G,
+    max_ply: u32,
+    want: usize,
+    by_root_move: bool,
+) -> (Vec<Subtree<G>>, u32) {
+    let mut level = vec![Subtree {
+        game: *game,
+        root_move: 0,
+        paths: 1,
+    }];
     let mut ply = 0;
-    while ply < depth && level.len() < want {
-        let mut next: Vec<(G, u64)> = Vec::new();
-        let mut index: HashMap<u128, usize> = HashMap::new();
-        for (g, paths) in &level {
-            for &mv in g.legal_moves().iter() {
-                let child = g.play_unchecked(mv);
-                match child.perft_key() {
-                    Some(k) => match index.entry(k) {
-                        Entry::Occupied(e) => next[*e.get()].1 += paths,
+    while ply < max_ply && (level.len() < want || (by_root_move && ply == 0)) {
+        let mut next: Vec<Subtree<G>> = Vec::new();
+        let mut index: HashMap<(usize, u128), usize> = HashMap::new();
+        for s in &level {
+            for (k, &mv) in s.game.legal_moves().iter().enumerate() {
+                let child = Subtree {
+                    game: s.game.play_unchecked(mv),
+                    root_move: if by_root_move && ply == 0 {
+                        k
+                    } else {
+                        s.root_move
+                    },
+                    paths: s.paths,
+                };
+                match child.game.perft_key() {
+                    Some(key) => match index.entry((child.root_move, key)) {
+                        Entry::Occupied(e) => next[*e.get()].paths += s.paths,
                         Entry::Vacant(e) => {
                             e.insert(next.len());
-                            next.push((child, *paths));
+                            next.push(child);
                         }
                     },
-                    None => next.push((child, *paths)),
+                    None => next.push(child),
                 }
             }
         }

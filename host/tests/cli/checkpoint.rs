@@ -52,13 +52,13 @@ fn perft_with_a_checkpoint_counts_the_same_and_refuses_what_is_not_its_own() {
     );
     let again = ply(&["perft", "checkers", "7", "--checkpoint", c, "--resume"]);
     assert!(again.status.success(), "{}", stderr(&again));
-    assert!(stderr(&again).contains("resuming: 7361 of 7361 items were done already"));
+    assert!(stderr(&again).contains("resuming: 4628 of 4628 items were done already"));
     assert_eq!(stdout(&again).lines().next(), Some("179740"));
 
     // Another command's checkpoint, a damaged one, none that can be written.
     one_error_line(
         &ply(&["perft", "checkers", "6", "--checkpoint", c, "--resume"]),
-        "belongs to another command ('ply perft checkers 7; 7361 subtrees at ply 5'; this one \
+        "belongs to another command ('ply perft checkers 7; 4628 subtrees at ply 5'; this one \
          is 'ply perft checkers 6",
     );
     one_error_line(
@@ -133,14 +133,16 @@ fn a_stopped_perft_saves_its_checkpoint_and_resumes_to_the_right_total() {
     let dir = scratch("sigterm");
     let ckpt = dir.join("run.ckpt");
     let c = ckpt.to_str().unwrap();
-    // 1,766,623,630 leaves: several seconds on one thread; the first checkpoint comes
-    // after one.
+    // 36,263,167,175 leaves: several seconds on one thread with a 64 MiB table; the
+    // first checkpoint comes after one.
     let args = [
         "perft",
         "checkers",
-        "13",
+        "15",
         "--threads",
         "1",
+        "--hash-mb",
+        "64",
         "--checkpoint",
         c,
     ];
@@ -179,11 +181,12 @@ fn a_stopped_perft_saves_its_checkpoint_and_resumes_to_the_right_total() {
     resume.push("--resume");
     let o = ply(&resume);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(stdout(&o).lines().next(), Some("1766623630"));
+    assert_eq!(stdout(&o).lines().next(), Some("36263167175"));
+    assert!(stdout(&o).contains("table: 64 MiB, "), "{}", stdout(&o));
     let err = stderr(&o);
     assert!(
         err.contains(&format!(
-            "resuming: {} of 7361 items were done already",
+            "resuming: {} of 4628 items were done already",
             saved
         )),
         "saved {}: {}",
