@@ -14,6 +14,7 @@
 //! | `PLY_GUESS_DEPTH` | 0 to [`MAX_GUESS_DEPTH`] |
 //! | `PLY_KALAH_MOVE_NODES` | 0 to 18446744073709551615, or `max` |
 //! | `PLY_KALAH_STOP_NODES` | 1 to 18446744073709551615 (a test hook: `ply solve kalah` stops as on Ctrl-C after about that many nodes) |
+//! | `PLY_RANK_TIMEOUT` | 1 to 86400 seconds (default [`DEFAULT_RANK_TIMEOUT`]): under MPI, how long rank 0 waits for a word from a rank that holds work before it ends the run |
 //!
 //! Thread counts (`--threads`, `PLY_THREADS`) are bounded by [`max_threads`]: at most
 //! [`THREADS_PER_CORE`] per core of the machine and at most [`MAX_THREADS`]. More
@@ -193,7 +194,14 @@ pub struct Environment {
     /// `PLY_KALAH_STOP_NODES`: stop the Kalah solve as Ctrl-C would after about this
     /// many nodes (the test hook of `ply solve --resume`).
     pub stop_nodes: Option<u64>,
+    /// `PLY_RANK_TIMEOUT`: seconds rank 0 of an MPI run waits for a word from a rank
+    /// that holds work before it ends the run.
+    pub rank_timeout: Option<u64>,
 }
+
+/// Seconds rank 0 of an MPI run waits for a word from a rank that holds work, unless
+/// `PLY_RANK_TIMEOUT` says otherwise (every rank says it is alive every second).
+pub const DEFAULT_RANK_TIMEOUT: u64 = 120;
 
 /// The names of the variables [`environment`] reads.
 pub const VARIABLES: &[&str] = &[
@@ -204,6 +212,7 @@ pub const VARIABLES: &[&str] = &[
     "PLY_GUESS_DEPTH",
     "PLY_KALAH_MOVE_NODES",
     "PLY_KALAH_STOP_NODES",
+    "PLY_RANK_TIMEOUT",
 ];
 
 /// Reads and checks every `PLY_*` variable ply uses; the first bad one is an error
@@ -301,6 +310,7 @@ pub fn environment_from(get: impl Fn(&str) -> Option<OsString>) -> Result<Enviro
         number("PLY_GUESS_DEPTH", 0, u64::from(MAX_GUESS_DEPTH), " (plies)")?.map(|n| n as u32);
     let move_nodes = number("PLY_KALAH_MOVE_NODES", 0, u64::MAX, ", or max")?;
     let stop_nodes = number("PLY_KALAH_STOP_NODES", 1, u64::MAX, "")?;
+    let rank_timeout = number("PLY_RANK_TIMEOUT", 1, 86_400, " (seconds)")?;
     Ok(Environment {
         tables_dir,
         table_seeds,
@@ -309,6 +319,7 @@ pub fn environment_from(get: impl Fn(&str) -> Option<OsString>) -> Result<Enviro
         guess_depth,
         move_nodes,
         stop_nodes,
+        rank_timeout,
     })
 }
 
@@ -344,8 +355,10 @@ mod tests {
             ("PLY_GUESS_DEPTH", "64"),
             ("PLY_KALAH_MOVE_NODES", "max"),
             ("PLY_KALAH_STOP_NODES", "1000"),
+            ("PLY_RANK_TIMEOUT", "5"),
         ])
         .unwrap();
+        assert_eq!(e.rank_timeout, Some(5));
         assert_eq!(e.tables_dir, Some(PathBuf::from("/tmp/t")));
         assert_eq!(e.table_seeds, Some(0));
         assert_eq!(e.hash_mb, Some(8));
@@ -406,6 +419,16 @@ mod tests {
                 "PLY_KALAH_STOP_NODES",
                 "max",
                 "PLY_KALAH_STOP_NODES='max' is not a number",
+            ),
+            (
+                "PLY_RANK_TIMEOUT",
+                "0",
+                "PLY_RANK_TIMEOUT='0' is out of range: expected a whole number 1 to 86400 (seconds)",
+            ),
+            (
+                "PLY_RANK_TIMEOUT",
+                "1.5",
+                "PLY_RANK_TIMEOUT='1.5' is not a number",
             ),
             (
                 "PLY_THREADS",

@@ -247,6 +247,64 @@ fn a_killed_rank_ends_the_job_and_resume_finishes_without_redoing_items() {
 }
 
 #[test]
+fn a_rank_that_stops_answering_ends_the_job_and_resume_finishes() {
+    let dir = scratch("stopped");
+    let ckpt = dir.join("run.ckpt");
+    let c = ckpt.to_str().unwrap();
+    let args = [
+        "perft",
+        "checkers",
+        "15",
+        "--threads",
+        "1",
+        "--hash-mb",
+        "64",
+        "--checkpoint",
+        c,
+    ];
+    let mut cmd = mpirun_ply(2, &args);
+    cmd.env("PLY_RANK_TIMEOUT", "2");
+    let started = Instant::now();
+    let mut job = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("mpirun");
+    wait_for(&ckpt, &mut job);
+    // SIGSTOP: the rank neither dies nor answers (as a hung machine or a cut link).
+    let worker = rank_pid(job.id(), 1).expect("rank 1's pid");
+    unsafe {
+        libc::kill(worker, libc::SIGSTOP);
+    }
+    let o = job.wait_with_output().unwrap();
+    let err = stderr(&o);
+    assert!(!o.status.success(), "{}", err);
+    assert!(stdout(&o).is_empty(), "no total from a broken job");
+    assert!(started.elapsed() < Duration::from_secs(60), "{}", err);
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("error: rank 1 on "))
+        .unwrap_or_else(|| panic!("{}", err));
+    assert!(
+        line.contains("has sent nothing for 2 s while it held")
+            && line.contains("(PLY_RANK_TIMEOUT): it is stopped, stuck or cut off")
+            && line.ends_with("rerun the same command with --resume to finish)"),
+        "{}",
+        line
+    );
+    // The stopped rank is gone with the job.
+    unsafe {
+        libc::kill(worker, libc::SIGCONT);
+    }
+    let mut resume = args.to_vec();
+    resume.push("--resume");
+    let o = run(mpirun_ply(2, &resume));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().next(), Some("36263167175"));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
 fn two_hosts_on_one_machine_count_the_same() {
     // Each "host" gets a host name of its own (a UTS namespace): where that is not
     // allowed, there is nothing to test.

@@ -125,6 +125,9 @@ pub enum Message {
         /// The result's words.
         words: Vec<u64>,
     },
+    /// A worker says it is alive (every [`super::coordinator::ALIVE_EVERY`] while it
+    /// runs), so rank 0 can tell a rank that stopped answering from a busy one.
+    Alive,
     /// A worker could not compute an item.
     Failed {
         /// The item.
@@ -146,6 +149,8 @@ pub mod tag {
     pub const DONE: i32 = 4;
     /// [`super::Message::Failed`].
     pub const FAILED: i32 = 5;
+    /// [`super::Message::Alive`].
+    pub const ALIVE: i32 = 6;
 }
 
 impl Message {
@@ -186,6 +191,7 @@ impl Message {
                 }
                 tag::DONE
             }
+            Message::Alive => tag::ALIVE,
             Message::Failed { index, error } => {
                 put(&mut b, *index as u64);
                 put(&mut b, error.len() as u64);
@@ -244,6 +250,7 @@ impl Message {
                     words,
                 }
             }
+            tag::ALIVE => Message::Alive,
             tag::FAILED => Message::Failed {
                 index: r.usize().ok_or_else(bad)?,
                 error: text(&mut r).ok_or_else(bad)?,
@@ -287,6 +294,7 @@ mod tests {
                 index: 9,
                 error: "no".into(),
             },
+            Message::Alive,
         ]
     }
 

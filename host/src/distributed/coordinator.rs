@@ -22,6 +22,10 @@ pub trait Transport {
     fn poll(&mut self) -> Result<Option<(usize, i32, Vec<u8>)>, String>;
     /// Sends `msg` to `rank`.
     fn send(&mut self, rank: usize, msg: &Message) -> Result<(), String>;
+    /// Rank 0 has not heard from `rank` for too long and will send it nothing more:
+    /// the run cannot end with it in the ordinary way (over MPI it is aborted once
+    /// rank 0 has saved its checkpoint and said why).
+    fn unresponsive(&mut self, _rank: usize) {}
 }
 
 /// A process alone: no other ranks.
@@ -183,14 +187,42 @@ fn install_hook<R: Record>(saver: &Saver<R>) -> Option<HookGuard> {
     Some(HookGuard)
 }
 
+/// How often a worker says it is alive ([`Message::Alive`]) when it has sent nothing
+/// else.
+pub const ALIVE_EVERY: Duration = Duration::from_secs(1);
+
 /// Rank 0's loop over `transport` (see the module docs); `host` names this process's
-/// host in the summary, which is printed on standard error when `summary` is set.
+/// host in the summary, which is printed on standard error when `summary` is set. A
+/// rank that holds work and sends nothing for `PLY_RANK_TIMEOUT` seconds (default
+/// [`crate::settings::DEFAULT_RANK_TIMEOUT`]) ends the run with an error naming it.
 pub fn coordinate<J: Job, T: Transport>(
     job: &J,
     options: &Options,
     transport: &mut T,
     host: String,
     summary: bool,
+) -> Result<Vec<J::Output>, String> {
+    let timeout = crate::settings::environment()?
+        .rank_timeout
+        .unwrap_or(crate::settings::DEFAULT_RANK_TIMEOUT);
+    coordinate_within(
+        job,
+        options,
+        transport,
+        host,
+        summary,
+        Duration::from_secs(timeout),
+    )
+}
+
+/// [`coordinate`], waiting at most `timeout` for a word from a rank that holds work.
+fn coordinate_within<J: Job, T: Transport>(
+    job: &J,
+    options: &Options,
+    transport: &mut T,
+    host: String,
+    summary: bool,
+    timeout: Duration,
 ) -> Result<Vec<J::Output>, String> {
     let fp = fingerprint(job, options);
     let items = job.items();
@@ -224,6 +256,8 @@ pub fn coordinate<J: Job, T: Transport>(
         Duration::from_millis(20)
     };
     let started = Instant::now();
+    // When each rank was last heard from.
+    let mut heard = vec![started; transport.size()];
     let mut progress = crate::interrupt::Progress::new();
     let outcome = std::thread::scope(|scope| {
         let mut exec = Executor::start(scope, job);
@@ -235,10 +269,14 @@ pub fn coordinate<J: Job, T: Transport>(
                     exec.submit(i);
                 }
                 while let Some((rank, t, bytes)) = transport.poll()? {
+                    if let Some(h) = heard.get_mut(rank) {
+                        *h = Instant::now();
+                    }
                     let msg = Message::decode(t, &bytes)
                         .map_err(|e| format!("rank {} sent {}", rank, e))?;
                     on_message(job, &fp, &mut book, &mut saver, transport, rank, msg)?;
                 }
+                silent_rank(&mut book, transport, &heard, timeout)?;
                 if let Some(f) = exec.next(wait) {
                     let out = f.output.map_err(|e| format!("item {}: {}", f.index, e))?;
                     book.answer(0, f.index, out.nodes(), f.busy_ns)?;
@@ -288,6 +326,41 @@ pub fn coordinate<J: Job, T: Transport>(
         .collect())
 }
 
+/// An error for the first rank that is still to run or holds work and has sent
+/// nothing for `timeout`; that rank is given up (no message goes to it any more).
+fn silent_rank<T: Transport>(
+    book: &mut Dispatcher,
+    transport: &mut T,
+    heard: &[Instant],
+    timeout: Duration,
+) -> Result<(), String> {
+    let Some(rank) =
+        (1..heard.len()).find(|&r| !book.ranks()[r].stopped && heard[r].elapsed() > timeout)
+    else {
+        return Ok(());
+    };
+    book.stopped(rank);
+    transport.unresponsive(rank);
+    let r = &book.ranks()[rank];
+    let secs = timeout.as_secs_f64();
+    Err(match &r.host {
+        None => format!(
+            "rank {} has not said hello within {} s (PLY_RANK_TIMEOUT): it did not start, \
+             or it is stuck or cut off",
+            rank, secs
+        ),
+        Some(host) => format!(
+            "rank {} on {} has sent nothing for {} s while it held {} item{} \
+             (PLY_RANK_TIMEOUT): it is stopped, stuck or cut off",
+            rank,
+            quote(host),
+            secs,
+            r.outstanding,
+            if r.outstanding == 1 { "" } else { "s" }
+        ),
+    })
+}
+
 /// Handles one message from `rank`.
 fn on_message<J: Job, T: Transport>(
     job: &J,
@@ -334,6 +407,7 @@ fn on_message<J: Job, T: Transport>(
         Message::Failed { index, error } => {
             return Err(format!("rank {}, item {}: {}", rank, index, error));
         }
+        Message::Alive => return Ok(()),
         Message::Assign { .. } | Message::Stop { .. } => {
             return Err(format!("rank {} sent rank 0 {:?}", rank, msg));
         }
@@ -372,10 +446,15 @@ pub fn work<J: Job, T: Transport>(
             host,
         },
     )?;
+    let mut last_sent = Instant::now();
     std::thread::scope(|scope| {
         let mut exec = Executor::start(scope, job);
         let mut stop: Option<bool> = None;
         loop {
+            if last_sent.elapsed() >= ALIVE_EVERY {
+                transport.send(0, &Message::Alive)?;
+                last_sent = Instant::now();
+            }
             while let Some((from, t, bytes)) = transport.poll()? {
                 let msg =
                     Message::decode(t, &bytes).map_err(|e| format!("rank {} sent {}", from, e))?;
@@ -411,6 +490,7 @@ pub fn work<J: Job, T: Transport>(
                     },
                 };
                 transport.send(0, &msg)?;
+                last_sent = Instant::now();
             }
         }
     })
@@ -699,5 +779,130 @@ mod tests {
             coordinate(&job, &options, &mut zero, "h0".into(), true).unwrap()
         });
         assert_eq!(out, run_local(&job, &options).unwrap());
+    }
+
+    /// Rank 1: says hello, then answers each item `delay` after it was given, saying
+    /// it is alive every 10 ms meanwhile when `alive`.
+    struct Slow {
+        delay: Duration,
+        alive: bool,
+        hello: bool,
+        given: VecDeque<(usize, Instant)>,
+        last_alive: Instant,
+        unresponsive: Vec<usize>,
+        sent: Vec<(usize, Message)>,
+    }
+
+    impl Slow {
+        fn new(delay: Duration, alive: bool) -> Self {
+            Slow {
+                delay,
+                alive,
+                hello: false,
+                given: VecDeque::new(),
+                last_alive: Instant::now(),
+                unresponsive: Vec::new(),
+                sent: Vec::new(),
+            }
+        }
+    }
+
+    impl Transport for Slow {
+        fn size(&self) -> usize {
+            2
+        }
+        fn poll(&mut self) -> Result<Option<(usize, i32, Vec<u8>)>, String> {
+            let msg = if !self.hello {
+                self.hello = true;
+                Some(Message::Hello {
+                    fingerprint: fnv1a(fingerprint(&Squares(40), &Options::default()).as_bytes()),
+                    slots: 1,
+                    host: "h".into(),
+                })
+            } else if self
+                .given
+                .front()
+                .is_some_and(|(_, at)| at.elapsed() >= self.delay)
+            {
+                let (index, _) = self.given.pop_front().expect("one is given");
+                Some(Message::Done {
+                    index,
+                    busy_ns: 1,
+                    words: vec![(index * index) as u64],
+                })
+            } else if self.alive && self.last_alive.elapsed() >= Duration::from_millis(10) {
+                self.last_alive = Instant::now();
+                Some(Message::Alive)
+            } else {
+                None
+            };
+            Ok(msg.map(|m| {
+                let (t, b) = m.encode();
+                (1, t, b)
+            }))
+        }
+        fn send(&mut self, rank: usize, msg: &Message) -> Result<(), String> {
+            assert!(
+                !self.unresponsive.contains(&rank),
+                "{:?} sent to a rank given up",
+                msg
+            );
+            if let Message::Assign { index } = msg {
+                self.given.push_back((*index, Instant::now()));
+            }
+            self.sent.push((rank, msg.clone()));
+            Ok(())
+        }
+        fn unresponsive(&mut self, rank: usize) {
+            self.unresponsive.push(rank);
+        }
+    }
+
+    #[test]
+    fn a_rank_that_says_it_is_alive_may_take_longer_than_the_timeout() {
+        let mut t = Slow::new(Duration::from_millis(150), true);
+        let out = coordinate_within(
+            &Squares(40),
+            &Options::default(),
+            &mut t,
+            "me".into(),
+            false,
+            Duration::from_millis(60),
+        )
+        .unwrap();
+        assert_eq!(out, (0..40u64).map(|i| i * i).collect::<Vec<_>>());
+        assert!(t.unresponsive.is_empty());
+    }
+
+    #[test]
+    fn a_silent_rank_ends_the_run_and_is_sent_nothing_more() {
+        let dir = scratch("silent");
+        let options = Options {
+            checkpoint: Some(dir.join("c.ckpt")),
+            ..Options::default()
+        };
+        let mut t = Slow::new(Duration::from_secs(3600), false);
+        let e = coordinate_within(
+            &Squares(40),
+            &options,
+            &mut t,
+            "me".into(),
+            false,
+            Duration::from_millis(60),
+        )
+        .unwrap_err();
+        assert!(
+            e.starts_with(
+                "rank 1 on 'h' has sent nothing for 0.06 s while it held 2 items \
+                 (PLY_RANK_TIMEOUT): it is stopped, stuck or cut off"
+            ),
+            "{}",
+            e
+        );
+        // What rank 0 computed itself is saved.
+        assert!(e.contains("items are saved in"), "{}", e);
+        assert_eq!(t.unresponsive, [1]);
+        assert!(!t.sent.contains(&(1, Message::Stop { abort: true })));
+        let _ = std::fs::remove_dir_all(dir);
     }
 }

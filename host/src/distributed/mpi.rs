@@ -15,8 +15,9 @@ use super::codec::Message;
 use super::coordinator::{coordinate, work, Transport};
 use super::{Job, Options};
 
-/// The world communicator as a [`Transport`].
-pub struct World(SimpleCommunicator);
+/// The world communicator as a [`Transport`], and whether rank 0 gave up on a rank
+/// that stopped answering.
+pub struct World(SimpleCommunicator, bool);
 
 impl Transport for World {
     fn size(&self) -> usize {
@@ -48,6 +49,10 @@ impl Transport for World {
         }
         Ok(())
     }
+
+    fn unresponsive(&mut self, _rank: usize) {
+        self.1 = true;
+    }
 }
 
 /// Starts MPI, runs `job` on this rank, ends MPI. Rank 0 gets the results.
@@ -57,7 +62,7 @@ pub fn run<J: Job>(job: &J, options: &Options) -> Result<Option<Vec<J::Output>>,
     if matches!(threading, Threading::Single) {
         return Err("this MPI library does not allow threads (MPI_THREAD_FUNNELED)".into());
     }
-    let mut world = World(universe.world());
+    let mut world = World(universe.world(), false);
     let rank = world.0.rank();
     let host = mpi::environment::processor_name().unwrap_or_else(|_| "?".into());
     let result = if rank == 0 {
@@ -65,9 +70,12 @@ pub fn run<J: Job>(job: &J, options: &Options) -> Result<Option<Vec<J::Output>>,
     } else {
         work(job, options, &mut world, host).map(|()| None)
     };
-    if let (Err(e), true) = (&result, rank > 0) {
-        // Rank 0 would wait for this rank's items forever: end the whole job.
-        crate::errln!("{}", super::error_line(&format!("error: {}", e)));
+    if let (Err(e), true) = (&result, rank > 0 || world.1) {
+        // On a worker: rank 0 would wait for this rank's items forever. On rank 0,
+        // once it gave up on a rank that stopped answering: that rank would never
+        // end MPI with the others. Either way, end the whole job.
+        let line = crate::quote::cap_line(&crate::interrupt::one_line(&format!("error: {}", e)));
+        crate::errln!("{}", super::error_line(&line));
         world.0.abort(1);
     }
     // MPI ends when the universe is dropped: after every message of this rank.
