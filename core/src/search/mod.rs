@@ -15,8 +15,10 @@
 
 pub mod alphabeta;
 pub mod clock;
+mod config;
 pub mod engine;
 pub mod eval;
+mod history;
 pub mod minimax;
 mod order;
 pub mod tt;
