@@ -5,9 +5,9 @@
 //! subject: `hardening/resources.rs` (1 to 5), `hardening/arguments.rs` (6 to 10),
 //! `hardening/play.rs` (11, 12); the helpers they share are here.
 
-use crate::common::{ply, ply_stdin, stderr, stdout};
+use crate::common::{ply, ply_stdin, scratch, stderr, stdout};
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -30,13 +30,6 @@ fn ply_with(args: &[&str], env: &[(&str, &str)], out: Option<std::fs::File>) -> 
 }
 
 /// A fresh, empty scratch directory.
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("ply-hardening-{}-{}", name, std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
 fn entries(dir: &Path) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(dir)
         .unwrap()

@@ -6,7 +6,7 @@ use super::*;
 /// Case 6: numbers out of range are refused, never wrapped or run.
 #[test]
 fn case_06_numbers_out_of_range_are_refused_not_wrapped() {
-    let d = scratch("range");
+    let d = scratch("hardening", "range");
     let dir = d.to_string_lossy().into_owned();
     for (var, value) in [
         ("PLY_GUESS_DEPTH", "1000000"),
@@ -265,7 +265,7 @@ fn case_09_negative_weights_are_accepted_as_a_separate_argument() {
 /// the current directory.
 #[test]
 fn case_10_an_empty_tables_dir_is_an_error() {
-    let cwd = scratch("cwd");
+    let cwd = scratch("hardening", "cwd");
     let o = Command::new(env!("CARGO_BIN_EXE_ply"))
         .args(["solve", "kalah:3x2"])
         .env("PLY_TABLES_DIR", "")

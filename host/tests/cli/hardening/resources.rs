@@ -161,7 +161,7 @@ fn case_02_hash_tables_beyond_the_memory_are_refused_by_name() {
 /// bound (it used to spend a minute starting threads).
 #[test]
 fn case_03_thread_counts_far_past_the_machine_are_refused_at_once() {
-    let d = scratch("threads");
+    let d = scratch("hardening", "threads");
     type Case<'a> = (&'a [&'a str], &'a [(&'a str, &'a str)], &'a str);
     let cases: &[Case] = &[
         (
@@ -228,7 +228,7 @@ fn case_03_thread_counts_far_past_the_machine_are_refused_at_once() {
 /// is played, and nothing is left behind.
 #[test]
 fn case_04_output_paths_are_checked_before_the_work() {
-    let d = scratch("paths");
+    let d = scratch("hardening", "paths");
     let missing = d.join("no/such/dir/x.svg");
     let missing = missing.to_str().unwrap();
     let o = ply(&[
@@ -291,7 +291,7 @@ fn case_04_output_paths_are_checked_before_the_work() {
 /// build endgame tables for 19 s first).
 #[test]
 fn case_05_environment_settings_are_checked_before_any_work() {
-    let d = scratch("env");
+    let d = scratch("hardening", "env");
     let dir = d.to_string_lossy().into_owned();
     for (var, value, needle) in [
         ("PLY_HASH_MB", "abc", "PLY_HASH_MB='abc' is not a number: expected a whole number 1 to 1048576"),
