@@ -43,7 +43,7 @@ pub use crate::search::config::{EngineConfig, TtCutoff};
 use crate::search::history::Heuristics;
 pub use crate::search::history::{history_slot, history_slot_of_bytes, HISTORY_SLOTS};
 use crate::search::tt::{Bound, Table, TranspositionTable, TtEntry};
-use crate::search::{Clock, Evaluator, Limits, Score, INFINITY, MAX_PLY};
+use crate::search::{negamax_child, Clock, Evaluator, Limits, Score, INFINITY, MAX_PLY};
 
 /// Longest principal variation reported.
 pub const MAX_PV: usize = 32;
@@ -336,11 +336,9 @@ impl<G: Game, E: Evaluator<G>, C: Clock, T: Table> Engine<G, E, C, T> {
         alpha: Score,
         beta: Score,
     ) -> Score {
-        if parent.side_to_move() == child.side_to_move() {
+        negamax_child(parent, child, alpha, beta, |alpha, beta| {
             self.node(child, depth, ply, alpha, beta, 0)
-        } else {
-            -self.node(child, depth, ply, -beta, -alpha, 0)
-        }
+        })
     }
 
     #[inline]

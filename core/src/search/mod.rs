@@ -62,6 +62,26 @@ pub struct SearchResult<M> {
     pub nodes: u64,
 }
 
+/// Negamax's step from `parent` to `child` with extra turns: `search(alpha, beta)`
+/// searches `child` for its own side to move, and this gives its value from
+/// `parent`'s side in the parent's window `(alpha, beta)` — the window passed through
+/// when the same side moves again, else swapped and negated, and the value with it.
+/// The one statement of the sign rule that every search follows.
+#[inline(always)]
+pub fn negamax_child<G: Game>(
+    parent: &G,
+    child: &G,
+    alpha: Score,
+    beta: Score,
+    search: impl FnOnce(Score, Score) -> Score,
+) -> Score {
+    if parent.side_to_move() == child.side_to_move() {
+        search(alpha, beta)
+    } else {
+        -search(-beta, -alpha)
+    }
+}
+
 /// The score of `child` seen from its parent, whose side to move is `parent`.
 #[inline]
 pub fn from_parent<G: Game>(parent: &G, child: &G, score: Score) -> Score {
