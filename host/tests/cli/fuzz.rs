@@ -16,8 +16,8 @@
 //! By hand: `FUZZ_SEED=N FUZZ_CASES=M` run other cases, `FUZZ_DEBUG=1` prints each
 //! failing run's error line.
 //!
-//! The generator and the pools are in `fuzz/pools.rs`, one case drawn from them in
-//! `fuzz/cases.rs`; here each case is run and checked.
+//! The generator and the pools are in `host/tests/cli/fuzz/pools.rs`, one case drawn
+//! from them in `host/tests/cli/fuzz/cases.rs`; here each case is run and checked.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -172,7 +172,7 @@ pub(super) const THREADS: &[&str] = &[
 ];
 
 /// Table sizes in MiB. No valid size past a few MiB: whether 65536 fits depends
-/// on the machine, and on a big one it would be filled (host/tests/cli/hardening.rs
+/// on the machine, and on a big one it would be filled (host/tests/cli/hardening/resources.rs
 /// checks the memory bound with the machine's own free memory).
 pub(super) const HASH: &[&str] = &["1", "16", BAD, "0", "65537", "4294967297", "-1", ""];
 
