@@ -1,5 +1,6 @@
 //! The command line of `ply` as clap parses it: the subcommands and their flags (the
-//! text of `ply --help`). Checked in [`super::checks`], run in [`super::run`].
+//! text of `ply --help`). Checked in [`super::checks`], run in
+//! [`super::run`](mod@super::run).
 
 use clap::{Parser, Subcommand};
 
