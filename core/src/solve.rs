@@ -7,7 +7,7 @@
 
 use crate::game::Game;
 use crate::search::tt::{Bound, Table, TranspositionTable, TtEntry};
-use crate::search::{from_parent, Score, INFINITY, MAX_PLY, WIN};
+use crate::search::{negamax_child, Score, INFINITY, MAX_PLY, WIN};
 
 /// The solved value of a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -117,11 +117,9 @@ impl<'t, G: Game> Solver<'t, G> {
     }
 
     fn child(&mut self, parent: &G, child: &G, ply: u32, alpha: Score, beta: Score) -> Score {
-        if parent.side_to_move() == child.side_to_move() {
+        negamax_child(parent, child, alpha, beta, |alpha, beta| {
             self.node(child, ply, alpha, beta)
-        } else {
-            from_parent(parent, child, self.node(child, ply, -beta, -alpha))
-        }
+        })
     }
 
     fn node(&mut self, game: &G, ply: u32, mut alpha: Score, mut beta: Score) -> Score {

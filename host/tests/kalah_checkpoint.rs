@@ -4,16 +4,10 @@
 //! foreign checkpoint is refused in one line; a damaged endgame-table file is found by
 //! its checksums and rebuilt, never used.
 
-use std::path::{Path, PathBuf};
+mod common;
+use common::scratch;
+use std::path::Path;
 use std::process::{Command, Output};
-
-/// A scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("ply-kalah-ckpt-{}-{}", name, std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 /// `ply` with small tables (8 seeds in play, so the search has work to do) in
 /// `dir`, a small transposition table, `threads` solvers and `env` on top.
@@ -52,7 +46,7 @@ const SPEC: &str = "kalah:5x3";
 
 #[test]
 fn a_solve_stopped_at_several_points_and_resumed_gives_the_same_answer() {
-    let d = scratch("resume");
+    let d = scratch("kalah-ckpt", "resume");
     let whole = answer(&ply(&d, "1", &[], &["solve", SPEC]));
     assert_eq!(whole[0], "value: 6");
     assert_eq!(whole.len(), 2 + 5);
@@ -120,7 +114,7 @@ fn a_solve_stopped_at_several_points_and_resumed_gives_the_same_answer() {
 
 #[test]
 fn damaged_and_foreign_checkpoints_are_refused_in_one_line() {
-    let d = scratch("refuse");
+    let d = scratch("kalah-ckpt", "refuse");
     let ckpt = d.join("s.ckpt");
     let ck = ckpt.to_str().unwrap();
     let o = ply(
@@ -211,7 +205,7 @@ fn damaged_and_foreign_checkpoints_are_refused_in_one_line() {
 #[cfg(unix)]
 #[test]
 fn ctrl_c_saves_the_checkpoint() {
-    let d = scratch("sigint");
+    let d = scratch("kalah-ckpt", "sigint");
     let ckpt = d.join("s.ckpt");
     // The values of docs/games/kalah.md.
     let whole: Vec<String> = ["value: 2", "best moves: 5"]
@@ -267,7 +261,7 @@ fn ctrl_c_saves_the_checkpoint() {
 /// before the damage are used, the rest rebuilt and the file rewritten.
 #[test]
 fn damaged_endgame_table_files_are_rebuilt_not_used() {
-    let d = scratch("tables");
+    let d = scratch("kalah-ckpt", "tables");
     let run = |d: &Path| {
         let o = Command::new(env!("CARGO_BIN_EXE_ply"))
             .args(["solve", "kalah:3x3"])

@@ -10,9 +10,9 @@
 #![cfg(feature = "mpi")]
 
 mod common;
-use common::{ply, stderr, stdout};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use common::{ply, scratch, stderr, stdout, wait_for};
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 /// `mpirun` with the test settings, before its own arguments.
@@ -68,13 +68,6 @@ fn summary(err: &str) -> Vec<(usize, String, u64)> {
             Some((rank.parse().ok()?, host.to_string(), items))
         })
         .collect()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ply-mpi-{}-{}", name, std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 #[test]
@@ -161,21 +154,9 @@ fn rank_pid(mpirun: u32, rank: usize) -> Option<i32> {
     })
 }
 
-fn wait_for(path: &Path, child: &mut Child) {
-    let start = Instant::now();
-    while !path.exists() {
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the job ended before its first checkpoint"
-        );
-        assert!(start.elapsed() < Duration::from_secs(60), "no checkpoint");
-        std::thread::sleep(Duration::from_millis(5));
-    }
-}
-
 #[test]
 fn a_killed_rank_ends_the_job_and_resume_finishes_without_redoing_items() {
-    let dir = scratch("kill");
+    let dir = scratch("mpi", "kill");
     let ckpt = dir.join("run.ckpt");
     let c = ckpt.to_str().unwrap();
     // 36,263,167,175 leaves in 4628 subtrees: several seconds on 2 ranks of one
@@ -198,7 +179,7 @@ fn a_killed_rank_ends_the_job_and_resume_finishes_without_redoing_items() {
         .stderr(Stdio::piped())
         .spawn()
         .expect("mpirun");
-    wait_for(&ckpt, &mut job);
+    wait_for(&ckpt, &mut job, "the job");
     let worker = rank_pid(job.id(), 1).expect("rank 1's pid");
     unsafe {
         libc::kill(worker, libc::SIGKILL);
@@ -378,7 +359,7 @@ fn commands_not_dealt_out_yet_are_refused_on_several_ranks() {
 
 #[test]
 fn a_refused_checkpoint_ends_every_rank() {
-    let dir = scratch("refused");
+    let dir = scratch("mpi", "refused");
     let ckpt = dir.join("junk.ckpt");
     std::fs::write(&ckpt, b"not a checkpoint").unwrap();
     let c = ckpt.to_str().unwrap();
@@ -407,7 +388,7 @@ fn a_refused_checkpoint_ends_every_rank() {
 
 #[test]
 fn the_halma_round_robin_on_three_ranks_writes_the_same_table_and_csv() {
-    let dir = scratch("round-robin");
+    let dir = scratch("mpi", "round-robin");
     let run_rr = |np: usize| {
         let csv = dir.join(format!("np{}.csv", np));
         let args = [

@@ -4,7 +4,7 @@
 
 use crate::game::{Game, Player};
 use crate::search::eval::leaf_value;
-use crate::search::{from_parent, Evaluator, Score, SearchResult, INFINITY};
+use crate::search::{negamax_child, Evaluator, Score, SearchResult, INFINITY};
 
 /// Searches `game` to `depth` plies with alpha-beta pruning. The evaluation values
 /// positions for the side to move at `game`.
@@ -116,15 +116,9 @@ pub fn child_value<G: Game, E: Evaluator<G>>(
     me: Player,
     nodes: &mut u64,
 ) -> Score {
-    if parent.side_to_move() == child.side_to_move() {
+    negamax_child(parent, child, alpha, beta, |alpha, beta| {
         search(child, depth, ply, alpha, beta, eval, me, nodes)
-    } else {
-        from_parent(
-            parent,
-            child,
-            search(child, depth, ply, -beta, -alpha, eval, me, nodes),
-        )
-    }
+    })
 }
 
 /// The value of playing `mv` at `game`, searched to `depth` plies in all (the move

@@ -28,23 +28,22 @@
 //! for the root player's view and turned by [`leaf_value`], so the perspective is
 //! fixed by the search, never by its caller. Table keys fold that player in.
 //!
-//! (About 700 lines, above the project's ~600: the search loop, its clock pacing and
-//! its ordering hints are one algorithm, kept in one file so it reads top to bottom;
-//! the table and the move-ordering buffer are already their own modules.)
+//! The engine's switches ([`EngineConfig`]) are in `config.rs`, the killer and history
+//! tables in `history.rs`, the move-ordering buffer in `order.rs`, the table in
+//! [`tt`](mod@super::tt); here the search itself, read top to bottom.
 //!
 //! Nothing allocates: the killer and history tables live in the [`Engine`] value,
 //! and move ordering uses a small stack buffer.
 
-use core::hash::{Hash, Hasher};
-
 use crate::game::{Game, Player};
 use crate::search::eval::leaf_value;
 use crate::search::order::MoveOrder;
-use crate::search::tt::{Bound, Table, TranspositionTable, TtEntry};
-use crate::search::{Clock, Evaluator, Limits, Score, INFINITY, MAX_PLY};
 
-/// Slots of the history table per side (move hashes are folded into them).
-pub const HISTORY_SLOTS: usize = 512;
+pub use crate::search::config::{EngineConfig, TtCutoff};
+use crate::search::history::Heuristics;
+pub use crate::search::history::{history_slot, history_slot_of_bytes, HISTORY_SLOTS};
+use crate::search::tt::{Bound, Table, TranspositionTable, TtEntry};
+use crate::search::{negamax_child, Clock, Evaluator, Limits, Score, INFINITY, MAX_PLY};
 
 /// Longest principal variation reported.
 pub const MAX_PV: usize = 32;
@@ -66,69 +65,6 @@ const CHECK_GAP_US: u64 = 1000;
 /// depends on whose evaluation made it, so two searches for different players never
 /// share an entry.
 const SECOND_PLAYER_KEY: u64 = 0x6a09_e667_f3bc_c909;
-
-/// When a transposition-table entry may end the search of a node.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub enum TtCutoff {
-    /// An entry searched at least as deep as needed (the usual, strongest choice;
-    /// a deeper result can differ from what a fixed-depth search would return).
-    AtLeastDepth,
-    /// Only an entry searched exactly as deep: the result equals fixed-depth
-    /// alpha-beta, which the equal-value tests rely on.
-    SameDepth,
-    /// Never: the table only orders moves.
-    Never,
-}
-
-/// Switches for the engine's parts (all on by default).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct EngineConfig {
-    /// Search non-quiet horizon positions on (see [`Game::is_quiet`]).
-    pub quiescence: bool,
-    /// At most this many plies of quiescence below the horizon.
-    pub max_quiescence_plies: u32,
-    /// When table entries cut the search off.
-    pub tt_cutoff: TtCutoff,
-    /// Killer moves and the history heuristic.
-    pub killers_and_history: bool,
-    /// ABDADA: at nodes with at least [`ABDADA_MIN_DEPTH`] plies left, a younger
-    /// move whose position another engine on the same table is searching is put off
-    /// until the node's other moves are done. Needs a table shared by several
-    /// engines; on a private table nothing is ever busy.
-    pub abdada: bool,
-    /// The engine's number among engines sharing a table (0: the main one). Helper
-    /// `h` tries the root moves after the first in an order rotated by `h`, so the
-    /// engines fill the table with different subtrees (Lazy SMP).
-    pub helper: u32,
-}
-
-impl Default for EngineConfig {
-    fn default() -> Self {
-        EngineConfig {
-            quiescence: true,
-            max_quiescence_plies: 32,
-            tt_cutoff: TtCutoff::AtLeastDepth,
-            killers_and_history: true,
-            abdada: false,
-            helper: 0,
-        }
-    }
-}
-
-impl EngineConfig {
-    /// The configuration whose root value equals fixed-depth alpha-beta and minimax:
-    /// no quiescence, table cutoffs only at equal depth (also when several engines
-    /// share the table: every stored bound is a true bound of that depth's value).
-    pub fn exact() -> Self {
-        EngineConfig {
-            quiescence: false,
-            tt_cutoff: TtCutoff::SameDepth,
-            ..Self::default()
-        }
-    }
-}
 
 /// The result of [`Engine::search`], also passed to the progress callback after
 /// each completed iteration.
@@ -160,8 +96,8 @@ pub struct Engine<G: Game, E, C, T> {
     eval: E,
     clock: C,
     config: EngineConfig,
-    killers: [[Option<G::Move>; 2]; MAX_PLY],
-    history: [[u32; HISTORY_SLOTS]; 2],
+    /// Killer moves and the history heuristic.
+    heuristics: Heuristics<G>,
     nodes: u64,
     limits: Limits,
     aborted: bool,
@@ -192,8 +128,7 @@ impl<G: Game, E: Evaluator<G>, C: Clock, T: Table> Engine<G, E, C, T> {
             eval,
             clock,
             config,
-            killers: [[None; 2]; MAX_PLY],
-            history: [[0; HISTORY_SLOTS]; 2],
+            heuristics: Heuristics::new(),
             nodes: 0,
             limits: Limits::depth(1),
             aborted: false,
@@ -249,12 +184,7 @@ impl<G: Game, E: Evaluator<G>, C: Clock, T: Table> Engine<G, E, C, T> {
         self.next_check = 0;
         self.check_interval = 1;
         self.last_check_us = self.clock.elapsed_us();
-        self.killers = [[None; 2]; MAX_PLY];
-        for side in self.history.iter_mut() {
-            for h in side.iter_mut() {
-                *h /= 8;
-            }
-        }
+        self.heuristics.new_search();
         let mut report = SearchReport {
             best_move: None,
             value: 0,
@@ -350,7 +280,14 @@ impl<G: Game, E: Evaluator<G>, C: Clock, T: Table> Engine<G, E, C, T> {
             .filter(|&i| i < moves.len())
             .or(prev_best);
         let mut order = MoveOrder::new();
-        self.order(game, moves, hash_move, 0, &mut order);
+        self.heuristics.order(
+            self.config.killers_and_history,
+            game,
+            moves,
+            hash_move,
+            0,
+            &mut order,
+        );
         if self.config.helper > 0 {
             order.rotate_after_first(self.config.helper as usize);
         }
@@ -399,11 +336,9 @@ impl<G: Game, E: Evaluator<G>, C: Clock, T: Table> Engine<G, E, C, T> {
         alpha: Score,
         beta: Score,
     ) -> Score {
-        if parent.side_to_move() == child.side_to_move() {
+        negamax_child(parent, child, alpha, beta, |alpha, beta| {
             self.node(child, depth, ply, alpha, beta, 0)
-        } else {
-            -self.node(child, depth, ply, -beta, -alpha, 0)
-        }
+        })
     }
 
     #[inline]
@@ -513,7 +448,14 @@ impl<G: Game, E: Evaluator<G>, C: Clock, T: Table> Engine<G, E, C, T> {
             return self.leaf(game, ply);
         }
         let mut order = MoveOrder::new();
-        self.order(game, &moves, tt_move, ply as usize, &mut order);
+        self.heuristics.order(
+            self.config.killers_and_history,
+            game,
+            &moves,
+            tt_move,
+            ply as usize,
+            &mut order,
+        );
 
         let alpha_orig = alpha;
         let mut best = -INFINITY;
@@ -578,7 +520,13 @@ impl<G: Game, E: Evaluator<G>, C: Clock, T: Table> Engine<G, E, C, T> {
                 if v > alpha {
                     alpha = v;
                     if alpha >= beta {
-                        self.reward(game, mv, depth, ply as usize);
+                        self.heuristics.reward(
+                            self.config.killers_and_history,
+                            game,
+                            mv,
+                            depth,
+                            ply as usize,
+                        );
                         break;
                     }
                 }
@@ -596,62 +544,6 @@ impl<G: Game, E: Evaluator<G>, C: Clock, T: Table> Engine<G, E, C, T> {
             self.tt.store(key, ply, depth, best, bound, best_move);
         }
         best
-    }
-
-    /// A move that caused a beta cutoff becomes a killer at its ply and gains
-    /// history in proportion to the depth it refuted.
-    fn reward(&mut self, game: &G, mv: G::Move, depth: u32, ply: usize) {
-        if !self.config.killers_and_history || ply >= MAX_PLY {
-            return;
-        }
-        let k = &mut self.killers[ply];
-        if k[0] != Some(mv) {
-            k[1] = k[0];
-            k[0] = Some(mv);
-        }
-        let slot = &mut self.history[game.side_to_move().index()][G::history_slot(&mv)];
-        *slot = slot.saturating_add(depth * depth).min(1 << 20);
-    }
-
-    /// The order to try `moves` in: the hash move first, then by hint, killer and
-    /// history (ties in generation order).
-    fn order(
-        &self,
-        game: &G,
-        moves: &[G::Move],
-        tt_move: Option<usize>,
-        ply: usize,
-        order: &mut MoveOrder,
-    ) {
-        let killers = if self.config.killers_and_history && ply < MAX_PLY {
-            self.killers[ply]
-        } else {
-            [None, None]
-        };
-        let history = &self.history[game.side_to_move().index()];
-        let use_history = self.config.killers_and_history;
-        for (i, &m) in moves.iter().enumerate() {
-            let key = if Some(i) == tt_move {
-                i64::MAX
-            } else {
-                let hint = i64::from(game.move_order_hint(m));
-                let killer = if killers[0] == Some(m) {
-                    2
-                } else if killers[1] == Some(m) {
-                    1
-                } else {
-                    0
-                };
-                let hist = if use_history {
-                    i64::from(history[G::history_slot(&m)])
-                } else {
-                    0
-                };
-                (hint << 32) | (killer << 24) | hist
-            };
-            order.offer(key, i);
-        }
-        order.finish(moves.len());
     }
 
     fn fill_pv(&mut self, game: &G, report: &mut SearchReport<G::Move>) {
@@ -673,49 +565,4 @@ impl<G: Game, E: Evaluator<G>, C: Clock, T: Table> Engine<G, E, C, T> {
             pos = pos.play_unchecked(mv);
         }
     }
-}
-
-/// Folds a move into a history slot with FxHash-style mixing of its `Hash` bytes:
-/// [`history_slot_of_bytes`] of the bytes its `Hash` writes. The default of
-/// [`Game::history_slot`].
-pub fn history_slot<M: Hash>(mv: &M) -> usize {
-    struct Fx(u64);
-    impl Hasher for Fx {
-        fn finish(&self) -> u64 {
-            self.0
-        }
-        fn write(&mut self, bytes: &[u8]) {
-            for &b in bytes {
-                self.0 = fx_byte(self.0, b);
-            }
-        }
-    }
-    let mut h = Fx(0);
-    mv.hash(&mut h);
-    slot_of_hash(h.0)
-}
-
-/// One byte of the FxHash-style mixing of [`history_slot`].
-#[inline(always)]
-const fn fx_byte(h: u64, b: u8) -> u64 {
-    (h.rotate_left(5) ^ b as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95)
-}
-
-/// The history slot of a mixed hash.
-#[inline(always)]
-const fn slot_of_hash(h: u64) -> usize {
-    (crate::zobrist::mix64(h) as usize) % HISTORY_SLOTS
-}
-
-/// The history slot of a move whose `Hash` writes exactly `bytes` (as
-/// [`history_slot`] computes it), in a `const` context: a game's table of slots
-/// ([`Game::history_slot`]) is built with it.
-pub const fn history_slot_of_bytes(bytes: &[u8]) -> usize {
-    let mut h = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        h = fx_byte(h, bytes[i]);
-        i += 1;
-    }
-    slot_of_hash(h)
 }

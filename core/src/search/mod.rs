@@ -15,8 +15,10 @@
 
 pub mod alphabeta;
 pub mod clock;
+mod config;
 pub mod engine;
 pub mod eval;
+mod history;
 pub mod minimax;
 mod order;
 pub mod tt;
@@ -58,6 +60,26 @@ pub struct SearchResult<M> {
     pub best_move: Option<M>,
     /// Nodes visited, the root and the leaves included.
     pub nodes: u64,
+}
+
+/// Negamax's step from `parent` to `child` with extra turns: `search(alpha, beta)`
+/// searches `child` for its own side to move, and this gives its value from
+/// `parent`'s side in the parent's window `(alpha, beta)` — the window passed through
+/// when the same side moves again, else swapped and negated, and the value with it.
+/// The one statement of the sign rule that every search follows.
+#[inline(always)]
+pub fn negamax_child<G: Game>(
+    parent: &G,
+    child: &G,
+    alpha: Score,
+    beta: Score,
+    search: impl FnOnce(Score, Score) -> Score,
+) -> Score {
+    if parent.side_to_move() == child.side_to_move() {
+        search(alpha, beta)
+    } else {
+        -search(-beta, -alpha)
+    }
 }
 
 /// The score of `child` seen from its parent, whose side to move is `parent`.

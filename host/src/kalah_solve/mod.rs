@@ -29,9 +29,12 @@
 
 mod checkpoint;
 mod passes;
+mod proved;
+mod reporter;
 mod scheduler;
 mod table_file;
 mod tables;
+mod tasks;
 
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
@@ -43,7 +46,7 @@ use ply_core::Game;
 
 use crate::games::{SolveOptions, SolveOutput};
 use crate::quote::quote;
-use scheduler::Proved;
+use proved::Proved;
 
 pub use tables::default_table_seeds;
 

@@ -16,7 +16,7 @@ use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
 use super::checkpoint::TaskState;
-use super::scheduler::Proved;
+use super::proved::Proved;
 
 /// The MTD(f) state of one task: where its value probably is, and the passes under
 /// way.

@@ -25,137 +25,24 @@
 //! Every value here is the root's side to move's final margin. The solver values a
 //! first move's position for its own side to move; [`FirstMove`] turns those values
 //! into the root mover's, the one place that converts.
+//!
+//! Here: the job and its threads; what is proved in `proved.rs`, the tasks and the
+//! conversion in `tasks.rs`, the solvers' progress and stop control in `reporter.rs`.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{mpsc, Mutex};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use ply_core::games::kalah::solver::{
-    bounds_for_player, EndgameTables, Interrupted, KalahSolver, SharedSolverTable, SolveControl,
-    SolveProgress, SolverConfig,
+    EndgameTables, Interrupted, KalahSolver, SharedSolverTable, SolverConfig,
 };
 use ply_core::games::kalah::{Kalah, Pit};
-use ply_core::search::for_player;
 use ply_core::{Game, Player};
 
-use super::checkpoint::TaskState;
 use super::passes::{Board, PassWatch, Pick};
-
-/// Bounds standing for "nothing known" on a value (beyond any Kalah margin).
-pub(super) const UNKNOWN: (i32, i32) = (-1000, 1000);
-
-/// What the solve has proved so far, every value for the root's side to move: item 0
-/// is the root, item `k` the `k`-th legal move in generation order.
-pub(super) struct Proved {
-    tasks: Mutex<Vec<TaskState>>,
-    changed: AtomicBool,
-}
-
-impl Proved {
-    /// Nothing proved about `items` tasks, or what `resume` says.
-    pub(super) fn new(items: usize, resume: Option<Vec<Option<TaskState>>>) -> Self {
-        let none = TaskState {
-            lo: UNKNOWN.0,
-            hi: UNKNOWN.1,
-            done: false,
-            nodes: 0,
-        };
-        let tasks = match resume {
-            Some(r) => r.into_iter().map(|t| t.unwrap_or(none)).collect(),
-            None => vec![none; items],
-        };
-        Proved {
-            tasks: Mutex::new(tasks),
-            changed: AtomicBool::new(false),
-        }
-    }
-
-    /// Every task's state.
-    pub(super) fn snapshot(&self) -> Vec<TaskState> {
-        self.tasks.lock().unwrap_or_else(|e| e.into_inner()).clone()
-    }
-
-    /// The checkpoint's records: a task with nothing proved and no nodes has none.
-    pub(super) fn records(&self) -> Vec<Option<TaskState>> {
-        self.snapshot()
-            .into_iter()
-            .map(|t| (t.done || (t.lo, t.hi) != UNKNOWN || t.nodes > 0).then_some(t))
-            .collect()
-    }
-
-    /// Task `i`'s value is proved to lie in `lo..=hi` as well. The root's value is
-    /// the best move's: bounds on the moves bound it too (it is at least every
-    /// move's lower bound and at most the largest upper bound), and it is done once
-    /// that makes it exact.
-    pub(super) fn narrow(&self, i: usize, (lo, hi): (i32, i32)) {
-        let mut tasks = self.tasks.lock().unwrap_or_else(|e| e.into_inner());
-        let tighten = |t: &mut TaskState, lo: i32, hi: i32| {
-            let (nlo, nhi) = (t.lo.max(lo), t.hi.min(hi));
-            if (nlo, nhi) != (t.lo, t.hi) && nlo <= nhi {
-                t.lo = nlo;
-                t.hi = nhi;
-                self.changed.store(true, Ordering::Relaxed);
-            }
-        };
-        tighten(&mut tasks[i], lo, hi);
-        if i > 0 {
-            let lo = tasks[1..].iter().map(|t| t.lo).max().unwrap_or(UNKNOWN.0);
-            let hi = tasks[1..].iter().map(|t| t.hi).max().unwrap_or(UNKNOWN.1);
-            tighten(&mut tasks[0], lo, hi);
-            if tasks[0].lo == tasks[0].hi {
-                tasks[0].done = true;
-            }
-        }
-    }
-
-    /// Task `i` is finished with the bounds `b`, having searched `nodes` more.
-    pub(super) fn finish(&self, i: usize, b: (i32, i32), nodes: u64) {
-        self.narrow(i, b);
-        let mut tasks = self.tasks.lock().unwrap_or_else(|e| e.into_inner());
-        tasks[i].done = true;
-        tasks[i].nodes += nodes;
-        self.changed.store(true, Ordering::Relaxed);
-    }
-
-    /// Task `i` searched `nodes` more without finishing.
-    pub(super) fn spent(&self, i: usize, nodes: u64) {
-        let mut tasks = self.tasks.lock().unwrap_or_else(|e| e.into_inner());
-        tasks[i].nodes += nodes;
-        self.changed.store(true, Ordering::Relaxed);
-    }
-
-    /// Whether anything changed since the last call.
-    pub(super) fn take_changed(&self) -> bool {
-        self.changed.swap(false, Ordering::Relaxed)
-    }
-
-    /// The root's value, once it is exact.
-    pub(super) fn root_value(&self) -> Option<i32> {
-        let t = self.tasks.lock().unwrap_or_else(|e| e.into_inner())[0];
-        (t.lo == t.hi).then_some(t.lo)
-    }
-
-    /// What is proved, as a progress line: `root 8..=12, pit 1 <= -6, pit 3 = 8, ...`.
-    pub(super) fn line(&self, names: &[String]) -> String {
-        let show = |t: &TaskState| match (t.lo, t.hi) {
-            (lo, hi) if lo == hi => format!("= {}", lo),
-            (lo, hi) if lo <= UNKNOWN.0 && hi >= UNKNOWN.1 => "?".to_string(),
-            (lo, hi) if lo <= UNKNOWN.0 => format!("<= {}", hi),
-            (lo, hi) if hi >= UNKNOWN.1 => format!(">= {}", lo),
-            (lo, hi) => format!("{}..={}", lo, hi),
-        };
-        let tasks = self.snapshot();
-        std::iter::once(format!("root {}", show(&tasks[0])))
-            .chain(
-                tasks[1..]
-                    .iter()
-                    .zip(names)
-                    .map(|(t, n)| format!("pit {} {}", n, show(t))),
-            )
-            .collect::<Vec<_>>()
-            .join(", ")
-    }
-}
+use super::proved::Proved;
+use super::reporter::{Reporter, Shared};
+use super::tasks::{Conversion, FirstMove, Task};
 
 /// A solve to share out: the root position, the memory every solver shares, and the
 /// settings.
@@ -196,119 +83,6 @@ pub(super) struct Solved {
     pub(super) moves: Vec<(Pit, (i32, i32))>,
     /// Nodes searched by all the solvers.
     pub(super) nodes: u64,
-}
-
-/// One of the root's moves, and the conversion of its values between its own
-/// side to move and the root's.
-struct FirstMove {
-    mv: Pit,
-    child: Kalah,
-    /// The root's side to move.
-    me: Player,
-}
-
-impl FirstMove {
-    /// The first guess for the move: a `depth`-ply estimate.
-    fn estimate(
-        &self,
-        solver: &mut KalahSolver<'_, SharedSolverTable<'_>>,
-        depth: u32,
-        rep: &mut Reporter<'_>,
-    ) -> Result<i32, Interrupted> {
-        let e = solver.estimate(&self.child, depth, 0, rep)?;
-        Ok(for_player(&self.child, self.me, e))
-    }
-
-    /// Bounds on the move's value, known to lie in `bounds`, searched from `guess`
-    /// and within `max_nodes` after the first pass ([`KalahSolver::solve_bounded`]).
-    fn solve_bounded(
-        &self,
-        solver: &mut KalahSolver<'_, SharedSolverTable<'_>>,
-        bounds: (i32, i32),
-        guess: i32,
-        max_nodes: u64,
-        rep: &mut Reporter<'_>,
-    ) -> Result<(i32, i32), Interrupted> {
-        let (lower, upper) = bounds_for_player(&self.child, self.me, bounds);
-        let guess = for_player(&self.child, self.me, guess);
-        let found = solver.solve_bounded(&self.child, lower, upper, guess, max_nodes, rep)?;
-        Ok(bounds_for_player(&self.child, self.me, found))
-    }
-
-    /// One pass: is the move's value (known to lie in `bounds`) at least `beta`?
-    /// The bounds narrowed by it ([`KalahSolver::test`]).
-    fn test(
-        &self,
-        solver: &mut KalahSolver<'_, SharedSolverTable<'_>>,
-        bounds: (i32, i32),
-        beta: i32,
-        rep: &mut Reporter<'_>,
-    ) -> Result<(i32, i32), Interrupted> {
-        let (lower, upper) = bounds_for_player(&self.child, self.me, bounds);
-        // For the opponent to move, "at least beta" for the root's mover is "at most
-        // -beta", that is "not at least 1 - beta", for the opponent.
-        let beta = if self.child.side_to_move() == self.me {
-            beta
-        } else {
-            1 - beta
-        };
-        let found = solver.test(&self.child, lower, upper, beta, rep)?;
-        Ok(bounds_for_player(&self.child, self.me, found))
-    }
-}
-
-/// A task for a solver thread.
-#[derive(Clone, Copy)]
-enum Task {
-    Root,
-    /// The first move of this index (generation order).
-    Move(usize),
-}
-
-impl Task {
-    /// The task's item in [`Proved`].
-    fn item(self) -> usize {
-        match self {
-            Task::Root => 0,
-            Task::Move(i) => i + 1,
-        }
-    }
-}
-
-/// How a task's future margins (what the solver's progress reports) become values
-/// for the root's side to move: add the position's stores' margin, and negate when
-/// the position's side to move is the root's opponent.
-#[derive(Clone, Copy)]
-struct Conversion {
-    item: usize,
-    stores: i32,
-    flip: bool,
-}
-
-impl Conversion {
-    fn of(task: Task, root: &Kalah, moves: &[FirstMove]) -> Self {
-        let (game, flip) = match task {
-            Task::Root => (root, false),
-            Task::Move(i) => (
-                &moves[i].child,
-                moves[i].child.side_to_move() != root.side_to_move(),
-            ),
-        };
-        Conversion {
-            item: task.item(),
-            stores: game.store_difference(),
-            flip,
-        }
-    }
-
-    fn bounds(&self, lo: i32, hi: i32) -> (i32, i32) {
-        let (lo, hi) = (self.stores + lo, self.stores + hi);
-        if self.flip {
-            (-hi, -lo)
-        } else {
-            (lo, hi)
-        }
-    }
 }
 
 impl<'a> Job<'a> {
@@ -611,89 +385,5 @@ impl<'a> Job<'a> {
             (self.save)()?;
         }
         Ok(solver.nodes())
-    }
-}
-
-/// What every reporter of a job shares.
-#[derive(Clone, Copy)]
-struct Shared<'a> {
-    /// Set to stop every solver.
-    stop: &'a AtomicBool,
-    /// Nodes counted by [`SolveControl::should_stop`] calls (each 2^16 nodes).
-    counted: &'a AtomicU64,
-}
-
-/// Progress lines to the caller (at most one a second), the bounds the task's
-/// passes prove (into [`Proved`]), and the stop flag.
-struct Reporter<'a> {
-    label: String,
-    start: Instant,
-    last: f64,
-    out: mpsc::Sender<String>,
-    shared: Shared<'a>,
-    /// The task whose bounds the exact passes prove, if any.
-    task: Option<Conversion>,
-    /// The pass under way, if any: stopped once its `beta` is decided or its
-    /// budget spent.
-    pass: Option<PassWatch>,
-    proved: &'a Proved,
-    stop_nodes: Option<u64>,
-    stopped_at_nodes: &'a AtomicBool,
-}
-
-impl SolveControl for Reporter<'_> {
-    fn progress(&mut self, p: &SolveProgress) {
-        if let (None, Some(c)) = (p.depth, self.task) {
-            // The bounds of an exact pass are proved.
-            self.proved.narrow(c.item, c.bounds(p.lower, p.upper));
-        }
-        let t = self.start.elapsed().as_secs_f64();
-        if t - self.last < 1.0 {
-            return;
-        }
-        self.last = t;
-        let depth = match p.depth {
-            Some(d) => format!("depth {}", d),
-            None => "exact".to_string(),
-        };
-        let line = format!(
-            "{:>7.1} s {}: {} future margin {}..{}, nodes {}, table hits {}, tt fill {}%",
-            t,
-            self.label,
-            depth,
-            p.lower,
-            p.upper,
-            p.nodes,
-            p.table_hits,
-            p.tt_fill_permille / 10
-        );
-        let _ = self.out.send(line);
-    }
-
-    fn should_stop(&mut self) -> bool {
-        if let Some(limit) = self.stop_nodes {
-            let n = self.shared.counted.fetch_add(1 << 16, Ordering::Relaxed) + (1 << 16);
-            if n >= limit {
-                self.stopped_at_nodes.store(true, Ordering::Relaxed);
-                self.shared.stop.store(true, Ordering::Relaxed);
-            }
-        }
-        if self.shared.stop.load(Ordering::Relaxed) {
-            return true;
-        }
-        if let (Some(w), Some(c)) = (&mut self.pass, self.task) {
-            w.nodes += 1 << 16;
-            if w.nodes >= w.budget {
-                w.over_budget = true;
-                return true;
-            }
-            // Stop a pass whose test the other passes have decided.
-            let state = self.proved.snapshot();
-            let (lo, hi) = Board::bounds(&state, c.item);
-            if state[c.item].done || w.beta <= lo || w.beta > hi {
-                return true;
-            }
-        }
-        false
     }
 }

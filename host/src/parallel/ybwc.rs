@@ -21,7 +21,7 @@
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use ply_core::search::{leaf_value, Evaluator, Score, INFINITY};
+use ply_core::search::{leaf_value, negamax_child, Evaluator, Score, INFINITY};
 use ply_core::{Game, Player};
 
 use super::{pool, ParallelError, ParallelResult};
@@ -172,12 +172,13 @@ impl<E> Ctx<'_, E> {
         G::Move: Send + Sync,
         E: Evaluator<G> + Sync,
     {
-        if parent.side_to_move() == child.side_to_move() {
-            self.node(child, depth, ply, alpha, beta, chain)
-        } else {
-            let (v, n) = self.node(child, depth, ply, -beta, -alpha, chain);
-            (-v, n)
-        }
+        let mut nodes = 0;
+        let v = negamax_child(parent, child, alpha, beta, |alpha, beta| {
+            let (v, n) = self.node(child, depth, ply, alpha, beta, chain);
+            nodes = n;
+            v
+        });
+        (v, nodes)
     }
 
     /// YBWC at a node with legal `moves`: eldest brother first, then the young
@@ -313,11 +314,9 @@ impl<E> Ctx<'_, E> {
         let mut best = -INFINITY;
         for &mv in moves.iter() {
             let child = game.play_unchecked(mv);
-            let v = if child.side_to_move() == game.side_to_move() {
+            let v = negamax_child(game, &child, alpha, beta, |alpha, beta| {
                 self.sequential(&child, depth - 1, ply + 1, alpha, beta, chain, seq)
-            } else {
-                -self.sequential(&child, depth - 1, ply + 1, -beta, -alpha, chain, seq)
-            };
+            });
             if seq.aborted {
                 return 0;
             }

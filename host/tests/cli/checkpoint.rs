@@ -3,17 +3,8 @@
 //! with the right total, and a checkpoint that is there already, of another command,
 //! damaged, or where none can be written is refused with one line before any work.
 
-use crate::common::{ply, stderr, stdout};
-use std::path::{Path, PathBuf};
+use crate::common::{ply, scratch, stderr, stdout, wait_for};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ply-ckpt-cli-{}-{}", name, std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// Standard output without the lines that hold times.
 fn results(out: &str) -> Vec<String> {
@@ -35,7 +26,7 @@ fn one_error_line(o: &std::process::Output, needle: &str) {
 
 #[test]
 fn perft_with_a_checkpoint_counts_the_same_and_refuses_what_is_not_its_own() {
-    let dir = scratch("perft");
+    let dir = scratch("ckpt-cli", "perft");
     let ckpt = dir.join("perft.ckpt");
     let c = ckpt.to_str().unwrap();
     let plain = ply(&["perft", "checkers", "7", "--divide"]);
@@ -116,21 +107,9 @@ fn perft_with_a_checkpoint_counts_the_same_and_refuses_what_is_not_its_own() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-fn wait_for(path: &Path, child: &mut std::process::Child) {
-    let start = Instant::now();
-    while !path.exists() {
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "ply ended before its first checkpoint"
-        );
-        assert!(start.elapsed() < Duration::from_secs(60), "no checkpoint");
-        std::thread::sleep(Duration::from_millis(5));
-    }
-}
-
 #[test]
 fn a_stopped_perft_saves_its_checkpoint_and_resumes_to_the_right_total() {
-    let dir = scratch("sigterm");
+    let dir = scratch("ckpt-cli", "sigterm");
     let ckpt = dir.join("run.ckpt");
     let c = ckpt.to_str().unwrap();
     // 36,263,167,175 leaves: several seconds on one thread with a 64 MiB table; the
@@ -152,7 +131,7 @@ fn a_stopped_perft_saves_its_checkpoint_and_resumes_to_the_right_total() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    wait_for(&ckpt, &mut child);
+    wait_for(&ckpt, &mut child, "ply");
     // SIGTERM, as mpirun sends when a rank dies.
     unsafe {
         libc::kill(child.id() as i32, libc::SIGTERM);
@@ -198,7 +177,7 @@ fn a_stopped_perft_saves_its_checkpoint_and_resumes_to_the_right_total() {
 
 #[test]
 fn a_tournament_with_a_checkpoint_plays_the_same_games() {
-    let dir = scratch("tournament");
+    let dir = scratch("ckpt-cli", "tournament");
     let ckpt = dir.join("t.ckpt");
     let args = [
         "tournament",

@@ -64,6 +64,7 @@
 //! square where it is crowned on, e.g. `[P (0,3),P (2,5),K (4,7),K (6,5)]`.
 
 mod board;
+mod capture;
 pub mod eval;
 mod fen;
 mod history;

@@ -63,6 +63,7 @@ use crate::move_list::MoveList;
 use crate::zobrist;
 
 pub use eval::{KalahEval, StoreDifference, DECIDED_BONUS};
+pub(crate) use movegen::final_margin;
 pub use movegen::{non_empty, pit, row_sum, sow, Sown, ONES};
 
 /// The most pits a row can have: a row is one `u64` of byte-sized pits.

@@ -35,6 +35,18 @@ pub const fn row_sum(row: u64) -> u32 {
     (row.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32
 }
 
+/// The future margin of a finished game for the mover of `own` against `opp`: once a
+/// row is empty the game is over and each side takes the seeds left in its own row.
+/// `None` while both rows hold seeds.
+#[inline(always)]
+pub(crate) const fn final_margin(own: u64, opp: u64) -> Option<i32> {
+    if own == 0 || opp == 0 {
+        Some(row_sum(own) as i32 - row_sum(opp) as i32)
+    } else {
+        None
+    }
+}
+
 /// The high bit of each non-empty pit's byte: one bit per legal move.
 #[inline(always)]
 pub const fn non_empty(row: u64) -> u64 {

@@ -8,7 +8,7 @@
 
 use core::sync::atomic::{AtomicI8, Ordering};
 
-use crate::games::kalah::{non_empty, row_sum, sow};
+use crate::games::kalah::{final_margin, non_empty, sow};
 
 /// Most pits a row may have for the solver (as for the game).
 const MAX_PARTS: usize = 16;
@@ -306,8 +306,8 @@ fn unbar(bars: &[u32; MAX_PARTS], pits: u32, n: u32) -> (u64, u64) {
 /// ends: such a sowing moves seeds towards their owner's store, so the sum over
 /// seeds of the distance to their row's store strictly falls.
 fn table_value(own: u64, opp: u64, pits: u32, n: u32, ec: bool, values: &[AtomicI8]) -> i8 {
-    if own == 0 || opp == 0 {
-        return (row_sum(own) as i32 - row_sum(opp) as i32) as i8;
+    if let Some(m) = final_margin(own, opp) {
+        return m as i8;
     }
     let m = 2 * pits;
     let mut best = i32::MIN;
@@ -358,6 +358,7 @@ fn table_value(own: u64, opp: u64, pits: u32, n: u32, ec: bool, values: &[Atomic
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::kalah::row_sum;
     use crate::games::kalah::solver::minimax_future_margin;
 
     #[test]

@@ -50,7 +50,7 @@ mod search;
 mod table;
 
 use crate::game::{Game, Player};
-use crate::games::kalah::{pit, row_sum, sow, Kalah, KalahRules, Pit};
+use crate::games::kalah::{final_margin, pit, row_sum, sow, Kalah, KalahRules, Pit};
 use crate::search::for_player;
 
 pub use endgame::{
@@ -259,9 +259,8 @@ impl<'d, T: SolverTable> KalahSolver<'d, T> {
         let (own, opp) = game.rows_for_mover();
         // The final margin is the stores' margin now plus the future margin.
         let stores = game.store_difference();
-        if own == 0 || opp == 0 {
-            let v = stores + row_sum(own) as i32 - row_sum(opp) as i32;
-            return Ok((v, v));
+        if let Some(m) = final_margin(own, opp) {
+            return Ok((stores + m, stores + m));
         }
         self.generation = self.generation.wrapping_add(1).max(1);
         self.stopped = false;
@@ -300,9 +299,8 @@ impl<'d, T: SolverTable> KalahSolver<'d, T> {
     ) -> Result<(i32, i32), Interrupted> {
         let (own, opp) = game.rows_for_mover();
         let stores = game.store_difference();
-        if own == 0 || opp == 0 {
-            let v = stores + row_sum(own) as i32 - row_sum(opp) as i32;
-            return Ok((v, v));
+        if let Some(m) = final_margin(own, opp) {
+            return Ok((stores + m, stores + m));
         }
         if self.tested != (own, opp) {
             self.tested = (own, opp);
@@ -339,8 +337,8 @@ impl<'d, T: SolverTable> KalahSolver<'d, T> {
         if depth == 0 {
             return Ok(stores);
         }
-        if own == 0 || opp == 0 {
-            return Ok(stores + row_sum(own) as i32 - row_sum(opp) as i32);
+        if let Some(m) = final_margin(own, opp) {
+            return Ok(stores + m);
         }
         let mut g = guess - stores;
         self.generation = self.generation.wrapping_add(1).max(1);
@@ -391,8 +389,8 @@ impl<'d, T: SolverTable> KalahSolver<'d, T> {
     ) -> Result<i32, Interrupted> {
         self.generation = self.generation.wrapping_add(1).max(1);
         self.stopped = false;
-        if own == 0 || opp == 0 {
-            return Ok(row_sum(own) as i32 - row_sum(opp) as i32);
+        if let Some(m) = final_margin(own, opp) {
+            return Ok(m);
         }
         let mut guess = guess;
         let mut d = 2;
@@ -418,8 +416,8 @@ pub fn bounds_for_player(game: &Kalah, player: Player, (lo, hi): (i32, i32)) -> 
 /// The exact future margin by plain minimax, no table, no pruning: the reference
 /// the tests hold the solver and the endgame tables to (small boards only).
 pub fn minimax_future_margin(own: u64, opp: u64, pits: u32, empty_capture: bool) -> i32 {
-    if own == 0 || opp == 0 {
-        return row_sum(own) as i32 - row_sum(opp) as i32;
+    if let Some(m) = final_margin(own, opp) {
+        return m;
     }
     let mut best = i32::MIN;
     for i in 0..pits {

@@ -418,13 +418,13 @@ const EMPTY_SOWN: Sown = Sown {
 mod tests {
     use super::super::{EndgameTables, Quiet};
     use super::*;
-    use crate::games::kalah::{Kalah, KalahRules};
+    use crate::games::kalah::{final_margin, Kalah, KalahRules};
 
     /// The margin of a depth-limited search without tables: the seeds still on
     /// the board count for nobody at the horizon.
     fn depth_limited_margin(own: u64, opp: u64, pits: u32, ec: bool, depth: u32) -> i32 {
-        if own == 0 || opp == 0 {
-            return row_sum(own) as i32 - row_sum(opp) as i32;
+        if let Some(m) = final_margin(own, opp) {
+            return m;
         }
         if depth == 0 {
             return 0;

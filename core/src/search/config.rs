@@ -1,0 +1,65 @@
+//! The engine's switches ([`EngineConfig`]): quiescence, table cutoffs
+//! ([`TtCutoff`]), killers and history, ABDADA and the helper number of Lazy SMP.
+
+/// When a transposition-table entry may end the search of a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum TtCutoff {
+    /// An entry searched at least as deep as needed (the usual, strongest choice;
+    /// a deeper result can differ from what a fixed-depth search would return).
+    AtLeastDepth,
+    /// Only an entry searched exactly as deep: the result equals fixed-depth
+    /// alpha-beta, which the equal-value tests rely on.
+    SameDepth,
+    /// Never: the table only orders moves.
+    Never,
+}
+
+/// Switches for the engine's parts (all on by default).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct EngineConfig {
+    /// Search non-quiet horizon positions on (see [`Game::is_quiet`](crate::Game::is_quiet)).
+    pub quiescence: bool,
+    /// At most this many plies of quiescence below the horizon.
+    pub max_quiescence_plies: u32,
+    /// When table entries cut the search off.
+    pub tt_cutoff: TtCutoff,
+    /// Killer moves and the history heuristic.
+    pub killers_and_history: bool,
+    /// ABDADA: at nodes with at least [`ABDADA_MIN_DEPTH`](crate::search::engine::ABDADA_MIN_DEPTH) plies left, a younger
+    /// move whose position another engine on the same table is searching is put off
+    /// until the node's other moves are done. Needs a table shared by several
+    /// engines; on a private table nothing is ever busy.
+    pub abdada: bool,
+    /// The engine's number among engines sharing a table (0: the main one). Helper
+    /// `h` tries the root moves after the first in an order rotated by `h`, so the
+    /// engines fill the table with different subtrees (Lazy SMP).
+    pub helper: u32,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig {
+            quiescence: true,
+            max_quiescence_plies: 32,
+            tt_cutoff: TtCutoff::AtLeastDepth,
+            killers_and_history: true,
+            abdada: false,
+            helper: 0,
+        }
+    }
+}
+
+impl EngineConfig {
+    /// The configuration whose root value equals fixed-depth alpha-beta and minimax:
+    /// no quiescence, table cutoffs only at equal depth (also when several engines
+    /// share the table: every stored bound is a true bound of that depth's value).
+    pub fn exact() -> Self {
+        EngineConfig {
+            quiescence: false,
+            tt_cutoff: TtCutoff::SameDepth,
+            ..Self::default()
+        }
+    }
+}

@@ -1,0 +1,265 @@
+//! The command line of `ply` as clap parses it: the subcommands and their flags (the
+//! text of `ply --help`). Checked in [`super::checks`], run in
+//! [`super::run`](mod@super::run).
+
+use clap::{Parser, Subcommand};
+
+/// Two-player board games: tic-tac-toe, Kalah, English draughts, Halma.
+///
+/// GAME is a name with optional parameters after a colon, e.g. `tictactoe`.
+#[derive(Parser, Debug)]
+#[command(name = "ply", version, about, long_about = None)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+#[derive(clap::Args, Debug, Clone, Default)]
+pub(crate) struct PositionArgs {
+    /// Start from this position (the game's position text) instead of the start.
+    #[arg(long)]
+    pub(crate) position: Option<String>,
+    /// Play these moves first, each one validated.
+    #[arg(long, num_args = 1.., value_name = "MOVE", allow_hyphen_values = true)]
+    pub(crate) after: Vec<String>,
+}
+
+/// Long jobs: a checkpoint to resume from (and, under `mpirun` or `srun` with the
+/// `mpi` feature, the work dealt out to the ranks: docs/mpi.md).
+#[derive(clap::Args, Debug, Clone)]
+pub(crate) struct CheckpointArgs {
+    /// Keep the finished work items in this file (written atomically, at most once a
+    /// second and when the run ends or is stopped); it must not exist unless --resume.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) checkpoint: Option<std::path::PathBuf>,
+    /// Go on from the --checkpoint file of the same command, computing only the items
+    /// it lacks (a missing file starts afresh).
+    #[arg(long, requires = "checkpoint")]
+    pub(crate) resume: bool,
+}
+
+impl CheckpointArgs {
+    /// The runner's options; `command` names what the results depend on.
+    pub(crate) fn options(self, command: String) -> ply_host::distributed::Options {
+        ply_host::distributed::Options {
+            checkpoint: self.checkpoint,
+            resume: self.resume,
+            command,
+        }
+    }
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub(crate) struct BudgetArgs {
+    /// Search to this depth in plies.
+    #[arg(long)]
+    pub(crate) depth: Option<u32>,
+    /// Seconds per move: a hard limit, measured from when the turn begins (a move
+    /// never takes longer, printing it included).
+    #[arg(long)]
+    pub(crate) time: Option<f64>,
+    /// Search this many nodes per move.
+    #[arg(long)]
+    pub(crate) nodes: Option<u64>,
+}
+
+#[derive(Subcommand, Debug)]
+pub(crate) enum Command {
+    /// Count the move paths of exactly DEPTH plies.
+    Perft {
+        /// The game spec.
+        game: String,
+        /// Plies.
+        depth: u32,
+        #[command(flatten)]
+        pos: PositionArgs,
+        /// One line per root move.
+        #[arg(long)]
+        divide: bool,
+        /// Count on this many threads (1 to 64 per core, at most 1024).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Count capture paths with the same origin, destination and captured
+        /// pieces once (checkers).
+        #[arg(long)]
+        unique: bool,
+        /// The table of exact counts in MiB (1 to 65536, within the free memory;
+        /// rounded down to a power of two). Default: a size from the depth and the
+        /// free memory, for depth 6 or more of a game with a perft key (Kalah, which
+        /// rarely transposes, counts without one).
+        #[arg(long)]
+        hash_mb: Option<usize>,
+        #[command(flatten)]
+        checkpoint: CheckpointArgs,
+    },
+    /// List the legal moves, one per line.
+    Moves {
+        /// The game spec.
+        game: String,
+        #[command(flatten)]
+        pos: PositionArgs,
+        /// Print the moves in this notation (checkers: pdn or calgary).
+        #[arg(long)]
+        notation: Option<String>,
+    },
+    /// Search a position: best move, value, principal variation, nodes, time.
+    Search {
+        /// The game spec.
+        game: String,
+        #[command(flatten)]
+        pos: PositionArgs,
+        #[command(flatten)]
+        budget: BudgetArgs,
+        /// minimax, alphabeta, engine (iterative deepening with a table), or a
+        /// parallel strategy: toplevel, chunked, ybwc, lazysmp, abdada.
+        #[arg(long, default_value = "engine")]
+        algo: String,
+        /// Threads for the engine and the parallel strategies (1 to 64 per core, at
+        /// most 1024).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// ybwc: split at nodes with at least this many plies left (default: depth - 3, at least 2).
+        #[arg(long)]
+        parallel_depth: Option<u32>,
+        /// The evaluation (game-specific names; Halma also takes weights such as
+        /// -2.5,1,1,1).
+        #[arg(long, allow_hyphen_values = true)]
+        eval: Option<String>,
+        /// Transposition table size in MiB (1 to 65536, within the free memory).
+        #[arg(long, default_value_t = 64)]
+        hash_mb: usize,
+        /// Print the moves in this notation (checkers: pdn or calgary).
+        #[arg(long)]
+        notation: Option<String>,
+    },
+    /// The exact value of a position under perfect play, and of each move.
+    Solve {
+        /// The game spec.
+        game: String,
+        #[command(flatten)]
+        pos: PositionArgs,
+        /// Save what the solve has proved to this file as it goes (whenever that
+        /// changes, at most once a second, on Ctrl-C and at the end); it must not
+        /// exist unless --resume (kalah only).
+        #[arg(long)]
+        checkpoint: Option<std::path::PathBuf>,
+        /// Go on from the --checkpoint file of the same solve.
+        #[arg(long, requires = "checkpoint")]
+        resume: bool,
+    },
+    /// Play a game: human or AI on each side.
+    Play {
+        /// The game spec.
+        game: String,
+        /// Who moves first: human or ai.
+        #[arg(long, default_value = "human")]
+        first: String,
+        /// Who moves second: human or ai.
+        #[arg(long, default_value = "ai")]
+        second: String,
+        /// Start from this position instead of the start.
+        #[arg(long)]
+        position: Option<String>,
+        #[command(flatten)]
+        budget: BudgetArgs,
+        /// The AI's evaluation (game-specific names; Halma also takes weights such
+        /// as -2.5,1,1,1).
+        #[arg(long, allow_hyphen_values = true)]
+        eval: Option<String>,
+        /// Adjudicate a draw after this many plies (0: never).
+        #[arg(long, default_value_t = 0)]
+        max_plies: u32,
+        /// The AI's search threads (default: every core; 1 is the single-thread,
+        /// reproducible engine).
+        #[arg(long)]
+        threads: Option<usize>,
+    },
+    /// Time the parallel strategies against sequential alpha-beta at a fixed depth.
+    Bench {
+        /// The game spec.
+        game: String,
+        #[command(flatten)]
+        pos: PositionArgs,
+        /// Search depth in plies.
+        #[arg(long)]
+        depth: u32,
+        /// Strategies, comma-separated: minimax, alphabeta, engine, toplevel, chunked, ybwc,
+        /// lazysmp, abdada.
+        #[arg(long, default_value = "alphabeta,toplevel,chunked,ybwc,lazysmp,abdada")]
+        algo: String,
+        /// Thread counts, comma-separated, each 1 to 64 per core, at most 1024.
+        #[arg(long, default_value = "1,2")]
+        threads: String,
+        /// The strategy, at 1 thread, that speedups are measured and values checked
+        /// against.
+        #[arg(long, default_value = "alphabeta")]
+        baseline: String,
+        /// Runs per configuration (the table shows the median and the spread).
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
+        /// The evaluation (game-specific names; Halma also takes weights such as
+        /// -2.5,1,1,1).
+        #[arg(long, allow_hyphen_values = true)]
+        eval: Option<String>,
+        /// ybwc: split at nodes with at least this many plies left.
+        #[arg(long)]
+        parallel_depth: Option<u32>,
+        /// Lazy SMP shared table size in MiB (1 to 65536, within the free memory).
+        #[arg(long, default_value_t = 16)]
+        hash_mb: usize,
+        /// Draw speedup against threads into this SVG file (checked writable before
+        /// the bench runs, written whole at the end).
+        #[arg(long)]
+        plot: Option<std::path::PathBuf>,
+    },
+    /// Two AI configurations play each other with colours swapped; or, with
+    /// --strategies (Halma), the round robin of evaluations of the C++ Halma README
+    /// (docs/references.md).
+    Tournament {
+        /// The game spec.
+        game: String,
+        /// Configuration A, e.g. `depth=4,eval=lines`.
+        #[arg(long, required_unless_present = "strategies")]
+        a: Option<String>,
+        /// Configuration B.
+        #[arg(long, required_unless_present = "strategies")]
+        b: Option<String>,
+        /// Halma round robin: evaluations (s1..s8, racer, manhattan) separated by
+        /// commas, or by ';' when explicit weights m1,m2,m3,m4 are among them; every
+        /// pair plays --games-per-pair games, colours alternating.
+        #[arg(long, conflicts_with_all = ["a", "b"], allow_hyphen_values = true)]
+        strategies: Option<String>,
+        /// Round robin: search depth (plain alpha-beta, as the C++ Halma README).
+        #[arg(long, default_value_t = 2, requires = "strategies")]
+        depth: u32,
+        /// Round robin: games per pair (the C++ Halma README: 2).
+        #[arg(long, default_value_t = 2, requires = "strategies")]
+        games_per_pair: u32,
+        /// Search threads of each AI (default: every core; a config's `threads=N`
+        /// overrides it); round robin: games played in parallel (default: all cores).
+        /// At most 64 per core and 1024.
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Round robin: write one CSV line per game to this file (checked writable
+        /// before the games, written whole at the end).
+        #[arg(long, requires = "strategies")]
+        results: Option<String>,
+        /// Round robin: search with plain minimax instead of alpha-beta.
+        #[arg(long, requires = "strategies")]
+        minimax: bool,
+        /// Number of games.
+        #[arg(long, default_value_t = 10)]
+        games: u32,
+        /// Pseudo-random plies that make each opening.
+        #[arg(long, default_value_t = 2)]
+        random_plies: u32,
+        /// Seed of the openings.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Adjudicate a draw after this many plies.
+        #[arg(long, default_value_t = 1000)]
+        max_plies: u32,
+        #[command(flatten)]
+        checkpoint: CheckpointArgs,
+    },
+}

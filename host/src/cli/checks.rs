@@ -1,0 +1,90 @@
+//! Every setting of a command checked before any work: numbers in range and affordable,
+//! output files writable, and the commands an MPI run cannot deal out refused.
+
+use super::args::Command;
+
+/// Checks every setting of the command line and the environment before any work:
+/// sizes and thread counts in range and affordable, output files writable
+/// ([`ply_host::settings`]).
+pub(super) fn check_settings(command: &Command) -> Result<(), String> {
+    use ply_host::settings;
+    settings::environment()?;
+    match command {
+        Command::Perft {
+            threads,
+            hash_mb,
+            checkpoint,
+            ..
+        } => {
+            settings::threads(*threads, "--threads")?;
+            if let Some(mb) = hash_mb {
+                settings::hash_mb(*mb, "--hash-mb")?;
+            }
+            if let Some(path) = &checkpoint.checkpoint {
+                settings::checkpoint(path, checkpoint.resume)?;
+            }
+        }
+        Command::Search {
+            threads,
+            hash_mb,
+            budget,
+            ..
+        } => {
+            settings::threads(*threads, "--threads")?;
+            settings::hash_mb(*hash_mb, "--hash-mb")?;
+            if let Some(t) = budget.time {
+                settings::seconds(t, "--time")?;
+            }
+        }
+        Command::Play {
+            budget, threads, ..
+        } => {
+            if let Some(t) = budget.time {
+                settings::seconds(t, "--time")?;
+            }
+            if let Some(n) = threads {
+                settings::threads(*n, "--threads")?;
+            }
+        }
+        Command::Bench { hash_mb, plot, .. } => {
+            settings::hash_mb(*hash_mb, "--hash-mb")?;
+            if let Some(path) = plot {
+                settings::output_file(path, "--plot")?;
+            }
+        }
+        Command::Tournament {
+            threads,
+            results,
+            checkpoint,
+            ..
+        } => {
+            if let Some(n) = threads {
+                settings::threads(*n, "--threads")?;
+            }
+            if let Some(path) = &checkpoint.checkpoint {
+                settings::checkpoint(path, checkpoint.resume)?;
+            }
+            // Only rank 0 of an MPI run writes the results.
+            if let (Some(path), false) = (results, ply_host::distributed::other_rank()) {
+                settings::output_file(std::path::Path::new(path), "--results")?;
+            }
+        }
+        Command::Solve {
+            checkpoint, resume, ..
+        } => {
+            if let Some(path) = checkpoint {
+                settings::checkpoint(path, *resume)?;
+            }
+        }
+        Command::Moves { .. } => {}
+    }
+    // Commands not yet dealt out to the ranks of an MPI run.
+    match command {
+        Command::Moves { .. } => ply_host::distributed::one_process_only("moves"),
+        Command::Search { .. } => ply_host::distributed::one_process_only("search"),
+        Command::Solve { .. } => ply_host::distributed::one_process_only("solve"),
+        Command::Play { .. } => ply_host::distributed::one_process_only("play"),
+        Command::Bench { .. } => ply_host::distributed::one_process_only("bench"),
+        Command::Perft { .. } | Command::Tournament { .. } => Ok(()),
+    }
+}

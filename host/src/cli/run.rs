@@ -1,0 +1,269 @@
+//! A parsed command run: each subcommand's flags become its command's settings, handed
+//! to the game the spec names ([`with_game`]); long jobs get the fingerprint their
+//! checkpoint keeps ([`command_line`]).
+
+use ply_host::commands::{bench, moves, perft, play, search, solve, tournament};
+use ply_host::spec::with_game;
+
+use super::args::{Cli, Command, PositionArgs};
+use super::checks::check_settings;
+
+const MAX_PERFT_DEPTH: u32 = 64;
+
+pub(crate) fn run(cli: Cli) -> Result<(), String> {
+    check_settings(&cli.command)?;
+    match cli.command {
+        Command::Perft {
+            game,
+            depth,
+            pos,
+            divide,
+            threads,
+            unique,
+            hash_mb,
+            checkpoint,
+        } => {
+            if depth > MAX_PERFT_DEPTH {
+                return Err(format!(
+                    "perft depth {} is out of range: expected 0 to {}",
+                    depth, MAX_PERFT_DEPTH
+                ));
+            }
+            // What the count depends on (not --threads, --divide or the ranks).
+            let command = command_line(
+                &["perft", &game, &depth.to_string()],
+                &pos,
+                &[("--unique", unique.then(String::new))],
+            );
+            with_game(
+                &game,
+                perft::Perft {
+                    depth,
+                    position: pos.position,
+                    after: pos.after,
+                    divide,
+                    threads,
+                    unique,
+                    hash_mb,
+                    distributed: checkpoint.options(command),
+                },
+            )
+            .map(drop)
+        }
+        Command::Moves {
+            game,
+            pos,
+            notation,
+        } => with_game(
+            &game,
+            moves::Moves {
+                position: pos.position,
+                after: pos.after,
+                notation,
+            },
+        )
+        .map(drop),
+        Command::Search {
+            game,
+            pos,
+            budget,
+            algo,
+            eval,
+            hash_mb,
+            threads,
+            parallel_depth,
+            notation,
+        } => with_game(
+            &game,
+            search::Search {
+                position: pos.position,
+                after: pos.after,
+                depth: budget.depth,
+                time: budget.time,
+                nodes: budget.nodes,
+                algo,
+                eval,
+                hash_mb,
+                threads,
+                parallel_depth,
+                notation,
+            },
+        )
+        .map(drop),
+        Command::Bench {
+            game,
+            pos,
+            depth,
+            algo,
+            threads,
+            baseline,
+            runs,
+            eval,
+            parallel_depth,
+            hash_mb,
+            plot,
+        } => with_game(
+            &game,
+            bench::Bench {
+                position: pos.position,
+                after: pos.after,
+                depth,
+                baseline: baseline
+                    .parse::<ply_host::parallel::Algo>()
+                    .map_err(|e| format!("--baseline: {e}"))?,
+                algos: bench::parse_algos(&algo)?,
+                threads: bench::parse_threads(&threads)?,
+                runs,
+                eval,
+                parallel_depth,
+                hash_mb,
+                plot,
+            },
+        )
+        .map(drop),
+        Command::Solve {
+            game,
+            pos,
+            checkpoint,
+            resume,
+        } => with_game(
+            &game,
+            solve::Solve {
+                position: pos.position,
+                after: pos.after,
+                options: ply_host::games::SolveOptions { checkpoint, resume },
+            },
+        )
+        .map(drop),
+        Command::Play {
+            game,
+            first,
+            second,
+            position,
+            budget,
+            eval,
+            max_plies,
+            threads,
+        } => with_game(
+            &game,
+            play::Play {
+                first: play::Controller::parse(&first)?,
+                second: play::Controller::parse(&second)?,
+                position,
+                depth: budget.depth,
+                time: budget.time,
+                nodes: budget.nodes,
+                eval,
+                max_plies,
+                threads: threads.unwrap_or_else(ply_host::parallel::cores),
+            },
+        )
+        .map(drop),
+        Command::Tournament {
+            strategies: Some(list),
+            game,
+            depth,
+            games_per_pair,
+            threads,
+            results,
+            minimax,
+            seed,
+            checkpoint,
+            ..
+        } => {
+            // What the games depend on (not --threads, the games played at once).
+            let command = command_line(
+                &["tournament", &game],
+                &PositionArgs::default(),
+                &[
+                    ("--strategies", Some(list.clone())),
+                    ("--depth", Some(depth.to_string())),
+                    ("--games-per-pair", Some(games_per_pair.to_string())),
+                    ("--minimax", minimax.then(String::new)),
+                    ("--seed", Some(seed.to_string())),
+                ],
+            );
+            let cfg = tournament::round_robin::RoundRobin {
+                // Explicit weights contain commas: then the list is split on ';'.
+                strategies: list
+                    .split(if list.contains(';') { ';' } else { ',' })
+                    .map(|s| s.trim().to_string())
+                    .collect(),
+                depth,
+                games_per_pair,
+                threads: threads.unwrap_or_else(ply_host::parallel::cores),
+                results,
+                minimax,
+                seed,
+                progress: true,
+                distributed: checkpoint.options(command),
+            };
+            tournament::round_robin::run_round_robin(&game, &cfg).map(drop)
+        }
+        Command::Tournament {
+            game,
+            a,
+            b,
+            games,
+            random_plies,
+            seed,
+            max_plies,
+            threads,
+            checkpoint,
+            ..
+        } => {
+            let a = a.ok_or("--a is required")?;
+            let b = b.ok_or("--b is required")?;
+            // What the games depend on (--threads as given: its default is each
+            // machine's cores).
+            let command = command_line(
+                &["tournament", &game],
+                &PositionArgs::default(),
+                &[
+                    ("--a", Some(a.clone())),
+                    ("--b", Some(b.clone())),
+                    ("--games", Some(games.to_string())),
+                    ("--random-plies", Some(random_plies.to_string())),
+                    ("--seed", Some(seed.to_string())),
+                    ("--max-plies", Some(max_plies.to_string())),
+                    ("--threads", threads.map(|n| n.to_string())),
+                ],
+            );
+            with_game(
+                &game,
+                tournament::Tournament {
+                    a,
+                    b,
+                    games,
+                    random_plies,
+                    seed,
+                    max_plies,
+                    threads: threads.unwrap_or_else(ply_host::parallel::cores),
+                    distributed: checkpoint.options(command),
+                },
+            )
+            .map(drop)
+        }
+    }
+}
+
+/// The arguments a job's results depend on as a command line (`ply perft checkers 11
+/// --unique`): the fingerprint a checkpoint keeps. `options` without a value are
+/// flags; `None` leaves an option out.
+fn command_line(words: &[&str], pos: &PositionArgs, options: &[(&str, Option<String>)]) -> String {
+    let mut line = format!("ply {}", words.join(" "));
+    if let Some(p) = &pos.position {
+        line += &format!(" --position {:?}", p);
+    }
+    if !pos.after.is_empty() {
+        line += &format!(" --after {}", pos.after.join(" "));
+    }
+    for (name, value) in options {
+        match value.as_deref() {
+            None => {}
+            Some("") => line += &format!(" {}", name),
+            Some(v) => line += &format!(" {} {}", name, v),
+        }
+    }
+    line
+}

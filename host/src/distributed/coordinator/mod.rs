@@ -1,0 +1,306 @@
+//! Rank 0's loop ([`coordinate`]): deal out items, compute some itself, check and
+//! gather the answers, keep the checkpoint; and the other ranks' loop ([`work`]). The
+//! same loop runs a job in one process (a [`Transport`] with no other ranks), so the `mpi` feature adds only
+//! the transport.
+//!
+//! The transport is in `transport.rs`, the checkpoint kept as results come in
+//! `saver.rs`, the other ranks' loop in `worker.rs`.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use super::codec::{fnv1a, Message, Record};
+use super::dispatch::Dispatcher;
+use super::exec::Executor;
+use super::{Job, Options};
+use crate::quote::quote;
+
+mod saver;
+#[cfg(test)]
+mod tests;
+mod transport;
+mod worker;
+
+pub use saver::{exists_error, CHECKPOINT_EVERY};
+use saver::{install_hook, start_results, Saver};
+pub use transport::{Alone, Transport};
+pub use worker::work;
+
+/// How long rank 0 waits for its own threads before it looks for messages again (a
+/// blocking MPI receive would keep a core busy).
+pub const POLL: Duration = Duration::from_micros(200);
+
+/// The fingerprint the checkpoint keeps and the ranks compare: the command's
+/// arguments and the job's own description.
+pub fn fingerprint<J: Job>(job: &J, options: &Options) -> String {
+    if options.command.is_empty() {
+        job.fingerprint()
+    } else {
+        format!("{}; {}", options.command, job.fingerprint())
+    }
+}
+
+/// Runs `job` in this process alone.
+pub fn run_local<J: Job>(job: &J, options: &Options) -> Result<Vec<J::Output>, String> {
+    coordinate(job, options, &mut Alone, "local".into(), false)
+}
+
+/// How often a worker says it is alive ([`Message::Alive`]) when it has sent nothing
+/// else.
+pub const ALIVE_EVERY: Duration = Duration::from_secs(1);
+
+/// Rank 0's loop over `transport` (see the module docs); `host` names this process's
+/// host in the summary, which is printed on standard error when `summary` is set. A
+/// rank that holds work and sends nothing for `PLY_RANK_TIMEOUT` seconds (default
+/// [`crate::settings::DEFAULT_RANK_TIMEOUT`]) ends the run with an error naming it.
+pub fn coordinate<J: Job, T: Transport>(
+    job: &J,
+    options: &Options,
+    transport: &mut T,
+    host: String,
+    summary: bool,
+) -> Result<Vec<J::Output>, String> {
+    let timeout = crate::settings::environment()?
+        .rank_timeout
+        .unwrap_or(crate::settings::DEFAULT_RANK_TIMEOUT);
+    coordinate_within(
+        job,
+        options,
+        transport,
+        host,
+        summary,
+        Duration::from_secs(timeout),
+    )
+}
+
+/// [`coordinate`], waiting at most `timeout` for a word from a rank that holds work.
+fn coordinate_within<J: Job, T: Transport>(
+    job: &J,
+    options: &Options,
+    transport: &mut T,
+    host: String,
+    summary: bool,
+    timeout: Duration,
+) -> Result<Vec<J::Output>, String> {
+    let fp = fingerprint(job, options);
+    let items = job.items();
+    let results = match start_results::<J::Output>(options, &fp, items) {
+        Ok(r) => r,
+        Err(e) => {
+            // The other ranks wait for their first message: tell them to end.
+            for rank in 1..transport.size() {
+                let _ = transport.send(rank, &Message::Stop { abort: true });
+            }
+            return Err(e);
+        }
+    };
+    let mut book = Dispatcher::new(items, |i| results[i].is_some(), transport.size());
+    let resumed = book.done();
+    if resumed > 0 {
+        crate::errln!("resuming: {} of {} items were done already", resumed, items);
+    }
+    book.hello(0, host, job.slots())?;
+    let mut saver = Saver {
+        path: options.checkpoint.clone(),
+        fingerprint: fp.clone(),
+        results: Arc::new(Mutex::new(results)),
+        last: Instant::now(),
+        unsaved: false,
+    };
+    let _hook = install_hook(&saver);
+    let wait = if transport.size() > 1 {
+        POLL
+    } else {
+        Duration::from_millis(20)
+    };
+    let started = Instant::now();
+    // When each rank was last heard from.
+    let mut heard = vec![started; transport.size()];
+    let mut progress = crate::interrupt::Progress::new();
+    let outcome = std::thread::scope(|scope| {
+        let mut exec = Executor::start(scope, job);
+        let r = (|| -> Result<(), String> {
+            loop {
+                // One item queued beyond the threads, so none waits for its next.
+                let cap = job.slots() + 1;
+                while let Some(i) = book.assign(0, cap) {
+                    exec.submit(i);
+                }
+                while let Some((rank, t, bytes)) = transport.poll()? {
+                    if let Some(h) = heard.get_mut(rank) {
+                        *h = Instant::now();
+                    }
+                    let msg = Message::decode(t, &bytes)
+                        .map_err(|e| format!("rank {} sent {}", rank, e))?;
+                    on_message(job, &fp, &mut book, &mut saver, transport, rank, msg)?;
+                }
+                silent_rank(&mut book, transport, &heard, timeout)?;
+                if let Some(f) = exec.next(wait) {
+                    let out = f.output.map_err(|e| format!("item {}: {}", f.index, e))?;
+                    book.answer(0, f.index, out.nodes(), f.busy_ns)?;
+                    job.finished(f.index, &out);
+                    saver.store(f.index, out);
+                }
+                saver.save(false)?;
+                if let Some(label) = job.label() {
+                    progress.tick(|| {
+                        format!(
+                            "{}: {}/{} items, {}",
+                            label,
+                            book.done(),
+                            items,
+                            crate::commands::secs(started.elapsed().as_secs_f64())
+                        )
+                    });
+                }
+                if book.all_done() && book.workers_stopped() {
+                    return Ok(());
+                }
+            }
+        })();
+        if r.is_err() {
+            exec.cancel();
+            for rank in 1..transport.size() {
+                if !book.ranks()[rank].stopped {
+                    let _ = transport.send(rank, &Message::Stop { abort: true });
+                    book.stopped(rank);
+                }
+            }
+        }
+        r
+    });
+    progress.finish();
+    if let Err(e) = outcome {
+        return Err(saver.fail(e));
+    }
+    saver.save(true)?;
+    if summary {
+        print_summary(&book, resumed);
+    }
+    let results = std::mem::take(&mut *saver.results.lock().unwrap_or_else(|e| e.into_inner()));
+    Ok(results
+        .into_iter()
+        .map(|r| r.expect("every item is done"))
+        .collect())
+}
+
+/// An error for the first rank that is still to run or holds work and has sent
+/// nothing for `timeout`; that rank is given up (no message goes to it any more).
+fn silent_rank<T: Transport>(
+    book: &mut Dispatcher,
+    transport: &mut T,
+    heard: &[Instant],
+    timeout: Duration,
+) -> Result<(), String> {
+    let Some(rank) =
+        (1..heard.len()).find(|&r| !book.ranks()[r].stopped && heard[r].elapsed() > timeout)
+    else {
+        return Ok(());
+    };
+    book.stopped(rank);
+    transport.unresponsive(rank);
+    let r = &book.ranks()[rank];
+    let secs = timeout.as_secs_f64();
+    Err(match &r.host {
+        None => format!(
+            "rank {} has not said hello within {} s (PLY_RANK_TIMEOUT): it did not start, \
+             or it is stuck or cut off",
+            rank, secs
+        ),
+        Some(host) => format!(
+            "rank {} on {} has sent nothing for {} s while it held {} item{} \
+             (PLY_RANK_TIMEOUT): it is stopped, stuck or cut off",
+            rank,
+            quote(host),
+            secs,
+            r.outstanding,
+            if r.outstanding == 1 { "" } else { "s" }
+        ),
+    })
+}
+
+/// Handles one message from `rank`.
+fn on_message<J: Job, T: Transport>(
+    job: &J,
+    fp: &str,
+    book: &mut Dispatcher,
+    saver: &mut Saver<J::Output>,
+    transport: &mut T,
+    rank: usize,
+    msg: Message,
+) -> Result<(), String> {
+    match msg {
+        Message::Hello {
+            fingerprint,
+            slots,
+            host,
+        } => {
+            if fingerprint != fnv1a(fp.as_bytes()) {
+                return Err(format!(
+                    "rank {} on {} has another job: every rank must run the same ply with \
+                     the same arguments",
+                    rank,
+                    quote(&host)
+                ));
+            }
+            book.hello(rank, host, slots)?;
+        }
+        Message::Done {
+            index,
+            busy_ns,
+            words,
+        } => {
+            let out = J::Output::decode(&words).ok_or_else(|| {
+                format!(
+                    "rank {} answered item {} with {} words that are not a result",
+                    rank,
+                    index,
+                    words.len()
+                )
+            })?;
+            book.answer(rank, index, out.nodes(), busy_ns)?;
+            job.finished(index, &out);
+            saver.store(index, out);
+        }
+        Message::Failed { index, error } => {
+            return Err(format!("rank {}, item {}: {}", rank, index, error));
+        }
+        Message::Alive => return Ok(()),
+        Message::Assign { .. } | Message::Stop { .. } => {
+            return Err(format!("rank {} sent rank 0 {:?}", rank, msg));
+        }
+    }
+    feed(book, transport, rank)
+}
+
+/// Gives `rank` items up to its slots and one more, or tells it to stop.
+fn feed<T: Transport>(book: &mut Dispatcher, transport: &mut T, rank: usize) -> Result<(), String> {
+    let cap = book.ranks()[rank].slots + 1;
+    while let Some(index) = book.assign(rank, cap) {
+        transport.send(rank, &Message::Assign { index })?;
+    }
+    if book.should_stop(rank) {
+        transport.send(rank, &Message::Stop { abort: false })?;
+        book.stopped(rank);
+    }
+    Ok(())
+}
+
+/// One line per rank on standard error: its host, items, busy time and nodes.
+fn print_summary(book: &Dispatcher, resumed: usize) {
+    if resumed > 0 {
+        crate::errln!("{} items read from the checkpoint", resumed);
+    }
+    for (rank, b) in book.ranks().iter().enumerate() {
+        crate::errln!(
+            "rank {} on {}: {} items, {} busy on {} thread{}, {} nodes",
+            rank,
+            b.host.as_deref().unwrap_or("?"),
+            b.items,
+            super::secs(b.busy_ns),
+            b.slots,
+            if b.slots == 1 { "" } else { "s" },
+            b.nodes
+        );
+    }
+}

@@ -1,0 +1,138 @@
+//! The checkpoint of a run as the loop and the interrupt handler share it: the results
+//! read back at the start ([`start_results`]), kept as they come and written at most
+//! once every [`CHECKPOINT_EVERY`] ([`Saver`]), and saved on Ctrl-C or SIGTERM
+//! ([`install_hook`]).
+
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use crate::distributed::checkpoint;
+use crate::distributed::codec::Record;
+use crate::distributed::Options;
+use crate::quote::quote;
+
+/// The longest a run goes without writing its checkpoint once an item has finished.
+pub const CHECKPOINT_EVERY: Duration = Duration::from_secs(1);
+
+/// The results read back from the checkpoint (all `None` without one, or when
+/// `--resume` finds no file yet).
+pub(super) fn start_results<R: Record>(
+    options: &Options,
+    fingerprint: &str,
+    items: usize,
+) -> Result<Vec<Option<R>>, String> {
+    let fresh = || (0..items).map(|_| None).collect();
+    let Some(path) = &options.checkpoint else {
+        return Ok(fresh());
+    };
+    let shown = quote(&path.to_string_lossy());
+    if !options.resume {
+        if path.exists() {
+            return Err(exists_error(path));
+        }
+        return Ok(fresh());
+    }
+    match checkpoint::load(path, fingerprint, items)? {
+        Some(r) => Ok(r),
+        None => {
+            crate::errln!(
+                "checkpoint {} does not exist yet: starting from the first item",
+                shown
+            );
+            Ok(fresh())
+        }
+    }
+}
+
+/// The error for a checkpoint file that is there already when `--resume` was not given.
+pub fn exists_error(path: &Path) -> String {
+    format!(
+        "--checkpoint {} exists: add --resume to go on from it, or remove it to start again",
+        quote(&path.to_string_lossy())
+    )
+}
+
+/// The checkpoint as the interrupt handler and the loop share it.
+pub(super) struct Saver<R> {
+    pub(super) path: Option<std::path::PathBuf>,
+    pub(super) fingerprint: String,
+    pub(super) results: Arc<Mutex<Vec<Option<R>>>>,
+    pub(super) last: Instant,
+    pub(super) unsaved: bool,
+}
+
+impl<R: Record> Saver<R> {
+    pub(super) fn store(&mut self, index: usize, r: R) {
+        self.results.lock().unwrap_or_else(|e| e.into_inner())[index] = Some(r);
+        self.unsaved = true;
+    }
+
+    pub(super) fn save(&mut self, force: bool) -> Result<(), String> {
+        let Some(path) = &self.path else {
+            return Ok(());
+        };
+        if !self.unsaved || (!force && self.last.elapsed() < CHECKPOINT_EVERY) {
+            return Ok(());
+        }
+        let results = self.results.lock().unwrap_or_else(|e| e.into_inner());
+        checkpoint::save(path, &self.fingerprint, &results)?;
+        self.last = Instant::now();
+        self.unsaved = false;
+        Ok(())
+    }
+
+    /// `error`, saying how much the checkpoint holds, after saving it.
+    pub(super) fn fail(&mut self, error: String) -> String {
+        let saved = self.save(true);
+        match (&self.path, saved) {
+            (None, _) => error,
+            (Some(path), Ok(())) => {
+                let results = self.results.lock().unwrap_or_else(|e| e.into_inner());
+                let done = results.iter().filter(|r| r.is_some()).count();
+                format!(
+                    "{} ({} of {} items are saved in {}: rerun the same command with --resume \
+                     to finish)",
+                    error,
+                    done,
+                    results.len(),
+                    quote(&path.to_string_lossy())
+                )
+            }
+            (Some(_), Err(e)) => format!("{} ({})", error, e),
+        }
+    }
+}
+
+/// Clears the interrupt hook when the run ends, however it ends.
+pub(super) struct HookGuard;
+
+impl Drop for HookGuard {
+    fn drop(&mut self) {
+        crate::interrupt::on_interrupt(None);
+    }
+}
+
+/// Makes Ctrl-C and SIGTERM (what `mpirun` sends when a rank dies) save the checkpoint
+/// and say how to go on.
+pub(super) fn install_hook<R: Record>(saver: &Saver<R>) -> Option<HookGuard> {
+    let path = saver.path.clone()?;
+    let fingerprint = saver.fingerprint.clone();
+    let results = Arc::clone(&saver.results);
+    crate::interrupt::on_interrupt(Some(Box::new(move || {
+        let results = results.lock().unwrap_or_else(|e| e.into_inner());
+        let done = results.iter().filter(|r| r.is_some()).count();
+        let shown = quote(&path.to_string_lossy());
+        match checkpoint::save(&path, &fingerprint, &results) {
+            Ok(()) => crate::errln!(
+                "stopped: {} of {} items are saved in {}: rerun the same command with \
+                 --resume to finish",
+                done,
+                results.len(),
+                shown
+            ),
+            Err(e) => crate::errln!("stopped: {}", e),
+        }
+    })));
+    Some(HookGuard)
+}

@@ -1,0 +1,391 @@
+//! The coordinator on one process, on scripted ranks and on three ranks over channels.
+
+use super::*;
+use crate::distributed::checkpoint;
+use std::collections::VecDeque;
+
+/// Squares of the item numbers, on 2 threads.
+struct Squares(usize);
+
+impl Job for Squares {
+    type Output = u64;
+    fn fingerprint(&self) -> String {
+        format!("squares {}", self.0)
+    }
+    fn items(&self) -> usize {
+        self.0
+    }
+    fn slots(&self) -> usize {
+        2
+    }
+    fn run(&self, index: usize) -> Result<u64, String> {
+        if index == 1000 {
+            return Err("no".into());
+        }
+        Ok((index * index) as u64)
+    }
+    fn label(&self) -> Option<&str> {
+        Some("squares")
+    }
+}
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("ply-coord-{}-{}", name, std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn one_process_computes_every_item_in_order() {
+    let out = run_local(&Squares(50), &Options::default()).unwrap();
+    assert_eq!(out, (0..50u64).map(|i| i * i).collect::<Vec<_>>());
+    let e = run_local(&Squares(1001), &Options::default()).unwrap_err();
+    assert_eq!(e, "item 1000: no");
+}
+
+#[test]
+fn a_resumed_run_computes_only_what_the_checkpoint_lacks() {
+    let dir = scratch("resume");
+    let path = dir.join("c.ckpt");
+    let options = Options {
+        checkpoint: Some(path.clone()),
+        resume: true,
+        command: "test".into(),
+    };
+    let fp = fingerprint(&Squares(10), &options);
+    // Items 0..5 done, with marked values that a recount would not give.
+    let part: Vec<Option<u64>> = (0..10).map(|i| (i < 5).then_some(1000 + i)).collect();
+    checkpoint::save(&path, &fp, &part).unwrap();
+    let out = run_local(&Squares(10), &options).unwrap();
+    assert_eq!(out[..5], [1000, 1001, 1002, 1003, 1004]);
+    assert_eq!(out[5..], [25, 36, 49, 64, 81]);
+    // The finished run's checkpoint holds everything; a resume only reads it.
+    assert_eq!(
+        checkpoint::load::<u64>(&path, &fp, 10).unwrap().unwrap(),
+        out.iter().map(|&v| Some(v)).collect::<Vec<_>>()
+    );
+    assert_eq!(run_local(&Squares(10), &options).unwrap(), out);
+    // Without --resume an existing checkpoint is refused; another job's too.
+    let fresh = Options {
+        resume: false,
+        ..options.clone()
+    };
+    assert!(run_local(&Squares(10), &fresh)
+        .unwrap_err()
+        .contains("exists: add --resume"));
+    assert!(run_local(&Squares(11), &options)
+        .unwrap_err()
+        .contains("belongs to another command"));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Another rank played by a script: what it sends when given its first item.
+struct Scripted {
+    inbox: VecDeque<(usize, i32, Vec<u8>)>,
+    answer: Box<dyn FnMut(usize) -> Vec<Message>>,
+    sent: Vec<(usize, Message)>,
+}
+
+impl Transport for Scripted {
+    fn size(&self) -> usize {
+        2
+    }
+    fn poll(&mut self) -> Result<Option<(usize, i32, Vec<u8>)>, String> {
+        Ok(self.inbox.pop_front())
+    }
+    fn send(&mut self, rank: usize, msg: &Message) -> Result<(), String> {
+        if let Message::Assign { index } = msg {
+            for m in (self.answer)(*index) {
+                let (t, b) = m.encode();
+                self.inbox.push_back((rank, t, b));
+            }
+        }
+        self.sent.push((rank, msg.clone()));
+        Ok(())
+    }
+}
+
+fn scripted(answer: impl FnMut(usize) -> Vec<Message> + 'static, fp: u64) -> Scripted {
+    let (t, b) = Message::Hello {
+        fingerprint: fp,
+        slots: 1,
+        host: "h".into(),
+    }
+    .encode();
+    Scripted {
+        inbox: VecDeque::from([(1, t, b)]),
+        answer: Box::new(answer),
+        sent: Vec::new(),
+    }
+}
+
+fn good(index: usize) -> Vec<Message> {
+    vec![Message::Done {
+        index,
+        busy_ns: 1,
+        words: vec![(index * index) as u64],
+    }]
+}
+
+#[test]
+fn a_second_rank_shares_the_items_and_is_stopped() {
+    let job = Squares(200);
+    let fp = fnv1a(fingerprint(&job, &Options::default()).as_bytes());
+    let mut t = scripted(good, fp);
+    let out = coordinate(&job, &Options::default(), &mut t, "me".into(), true).unwrap();
+    assert_eq!(out, (0..200u64).map(|i| i * i).collect::<Vec<_>>());
+    let given = t
+        .sent
+        .iter()
+        .filter(|(_, m)| matches!(m, Message::Assign { .. }))
+        .count();
+    assert!(given > 0, "rank 1 got items");
+    assert_eq!(t.sent.last(), Some(&(1, Message::Stop { abort: false })));
+}
+
+#[test]
+fn wrong_and_missing_answers_are_caught() {
+    let job = Squares(200);
+    let fp = fnv1a(fingerprint(&job, &Options::default()).as_bytes());
+    let run = |answer: fn(usize) -> Vec<Message>, fp: u64| {
+        let mut t = scripted(answer, fp);
+        let e = coordinate(&job, &Options::default(), &mut t, "me".into(), false).unwrap_err();
+        assert_eq!(
+            t.sent.last(),
+            Some(&(1, Message::Stop { abort: true })),
+            "{}",
+            e
+        );
+        e
+    };
+    // Another item than the one given.
+    let e = run(|i| good(i + 1000), fp);
+    assert!(e.contains("answered item"), "{}", e);
+    // The same item twice.
+    let e = run(|i| [good(i), good(i)].concat(), fp);
+    assert!(e.contains("answered already"), "{}", e);
+    // A result of the wrong size.
+    let e = run(
+        |index| {
+            vec![Message::Done {
+                index,
+                busy_ns: 1,
+                words: vec![1, 2],
+            }]
+        },
+        fp,
+    );
+    assert!(e.contains("2 words that are not a result"), "{}", e);
+    // A failure.
+    let e = run(
+        |index| {
+            vec![Message::Failed {
+                index,
+                error: "out of memory".into(),
+            }]
+        },
+        fp,
+    );
+    assert!(
+        e.contains("rank 1, item ") && e.contains("out of memory"),
+        "{}",
+        e
+    );
+    // Another job.
+    let e = run(good, fp ^ 1);
+    assert!(e.contains("has another job"), "{}", e);
+}
+
+#[test]
+fn a_damaged_message_is_caught() {
+    let job = Squares(100);
+    let fp = fnv1a(fingerprint(&job, &Options::default()).as_bytes());
+    let mut t = scripted(good, fp);
+    let (tag, mut b) = good(0).remove(0).encode();
+    b[8] ^= 1;
+    t.inbox.push_back((1, tag, b));
+    let e = coordinate(&job, &Options::default(), &mut t, "me".into(), false).unwrap_err();
+    assert!(
+        e.contains("rank 1 sent a message (tag 4) whose checksum"),
+        "{}",
+        e
+    );
+}
+
+type Packet = (usize, i32, Vec<u8>);
+
+/// Ranks as threads of this process, joined by channels.
+struct Channels {
+    me: usize,
+    inbox: std::sync::mpsc::Receiver<Packet>,
+    to: Vec<std::sync::mpsc::Sender<Packet>>,
+}
+
+impl Transport for Channels {
+    fn size(&self) -> usize {
+        self.to.len()
+    }
+    fn poll(&mut self) -> Result<Option<Packet>, String> {
+        Ok(self.inbox.try_recv().ok())
+    }
+    fn send(&mut self, rank: usize, msg: &Message) -> Result<(), String> {
+        let (t, b) = msg.encode();
+        self.to[rank]
+            .send((self.me, t, b))
+            .map_err(|e| e.to_string())
+    }
+}
+
+fn channels(n: usize) -> Vec<Channels> {
+    let (tx, rx): (Vec<_>, Vec<_>) = (0..n).map(|_| std::sync::mpsc::channel()).unzip();
+    rx.into_iter()
+        .enumerate()
+        .map(|(me, inbox)| Channels {
+            me,
+            inbox,
+            to: tx.clone(),
+        })
+        .collect()
+}
+
+#[test]
+fn three_ranks_compute_what_one_process_does() {
+    let job = Squares(500);
+    let options = Options::default();
+    let mut ranks = channels(3);
+    let mut zero = ranks.remove(0);
+    let out = std::thread::scope(|s| {
+        for (k, mut t) in ranks.into_iter().enumerate() {
+            let (job, options) = (&job, &options);
+            s.spawn(move || work(job, options, &mut t, format!("h{}", k + 1)).unwrap());
+        }
+        coordinate(&job, &options, &mut zero, "h0".into(), true).unwrap()
+    });
+    assert_eq!(out, run_local(&job, &options).unwrap());
+}
+
+/// Rank 1: says hello, then answers each item `delay` after it was given, saying
+/// it is alive every 10 ms meanwhile when `alive`.
+struct Slow {
+    delay: Duration,
+    alive: bool,
+    hello: bool,
+    given: VecDeque<(usize, Instant)>,
+    last_alive: Instant,
+    unresponsive: Vec<usize>,
+    sent: Vec<(usize, Message)>,
+}
+
+impl Slow {
+    fn new(delay: Duration, alive: bool) -> Self {
+        Slow {
+            delay,
+            alive,
+            hello: false,
+            given: VecDeque::new(),
+            last_alive: Instant::now(),
+            unresponsive: Vec::new(),
+            sent: Vec::new(),
+        }
+    }
+}
+
+impl Transport for Slow {
+    fn size(&self) -> usize {
+        2
+    }
+    fn poll(&mut self) -> Result<Option<(usize, i32, Vec<u8>)>, String> {
+        let msg = if !self.hello {
+            self.hello = true;
+            Some(Message::Hello {
+                fingerprint: fnv1a(fingerprint(&Squares(40), &Options::default()).as_bytes()),
+                slots: 1,
+                host: "h".into(),
+            })
+        } else if self
+            .given
+            .front()
+            .is_some_and(|(_, at)| at.elapsed() >= self.delay)
+        {
+            let (index, _) = self.given.pop_front().expect("one is given");
+            Some(Message::Done {
+                index,
+                busy_ns: 1,
+                words: vec![(index * index) as u64],
+            })
+        } else if self.alive && self.last_alive.elapsed() >= Duration::from_millis(10) {
+            self.last_alive = Instant::now();
+            Some(Message::Alive)
+        } else {
+            None
+        };
+        Ok(msg.map(|m| {
+            let (t, b) = m.encode();
+            (1, t, b)
+        }))
+    }
+    fn send(&mut self, rank: usize, msg: &Message) -> Result<(), String> {
+        assert!(
+            !self.unresponsive.contains(&rank),
+            "{:?} sent to a rank given up",
+            msg
+        );
+        if let Message::Assign { index } = msg {
+            self.given.push_back((*index, Instant::now()));
+        }
+        self.sent.push((rank, msg.clone()));
+        Ok(())
+    }
+    fn unresponsive(&mut self, rank: usize) {
+        self.unresponsive.push(rank);
+    }
+}
+
+#[test]
+fn a_rank_that_says_it_is_alive_may_take_longer_than_the_timeout() {
+    let mut t = Slow::new(Duration::from_millis(150), true);
+    let out = coordinate_within(
+        &Squares(40),
+        &Options::default(),
+        &mut t,
+        "me".into(),
+        false,
+        Duration::from_millis(60),
+    )
+    .unwrap();
+    assert_eq!(out, (0..40u64).map(|i| i * i).collect::<Vec<_>>());
+    assert!(t.unresponsive.is_empty());
+}
+
+#[test]
+fn a_silent_rank_ends_the_run_and_is_sent_nothing_more() {
+    let dir = scratch("silent");
+    let options = Options {
+        checkpoint: Some(dir.join("c.ckpt")),
+        ..Options::default()
+    };
+    let mut t = Slow::new(Duration::from_secs(3600), false);
+    let e = coordinate_within(
+        &Squares(40),
+        &options,
+        &mut t,
+        "me".into(),
+        false,
+        Duration::from_millis(60),
+    )
+    .unwrap_err();
+    assert!(
+        e.starts_with(
+            "rank 1 on 'h' has sent nothing for 0.06 s while it held 2 items \
+             (PLY_RANK_TIMEOUT): it is stopped, stuck or cut off"
+        ),
+        "{}",
+        e
+    );
+    // What rank 0 computed itself is saved.
+    assert!(e.contains("items are saved in"), "{}", e);
+    assert_eq!(t.unresponsive, [1]);
+    assert!(!t.sent.contains(&(1, Message::Stop { abort: true })));
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -1,0 +1,77 @@
+//! The loop of a rank other than 0 ([`work`]): it computes the items rank 0 deals it.
+
+use crate::distributed::codec::{fnv1a, Message, Record};
+use crate::distributed::exec::Executor;
+use crate::distributed::{Job, Options};
+
+use std::time::Instant;
+
+use super::{fingerprint, Transport, ALIVE_EVERY, POLL};
+
+/// A rank other than 0: says hello (its job's fingerprint hash, its slots, its host),
+/// computes the items it is given and sends each result back, until rank 0 tells it to
+/// stop.
+pub fn work<J: Job, T: Transport>(
+    job: &J,
+    options: &Options,
+    transport: &mut T,
+    host: String,
+) -> Result<(), String> {
+    let fp = fnv1a(fingerprint(job, options).as_bytes());
+    transport.send(
+        0,
+        &Message::Hello {
+            fingerprint: fp,
+            slots: job.slots(),
+            host,
+        },
+    )?;
+    let mut last_sent = Instant::now();
+    std::thread::scope(|scope| {
+        let mut exec = Executor::start(scope, job);
+        let mut stop: Option<bool> = None;
+        loop {
+            if last_sent.elapsed() >= ALIVE_EVERY {
+                transport.send(0, &Message::Alive)?;
+                last_sent = Instant::now();
+            }
+            while let Some((from, t, bytes)) = transport.poll()? {
+                let msg =
+                    Message::decode(t, &bytes).map_err(|e| format!("rank {} sent {}", from, e))?;
+                match msg {
+                    Message::Assign { index } if index < job.items() && stop.is_none() => {
+                        exec.submit(index)
+                    }
+                    Message::Stop { abort } => {
+                        stop = Some(abort);
+                        if abort {
+                            exec.cancel();
+                        }
+                    }
+                    other => return Err(format!("rank {} sent {:?}", from, other)),
+                }
+            }
+            match stop {
+                // Rank 0 failed and says why: this rank ends quietly.
+                Some(true) => return Ok(()),
+                Some(false) if exec.in_flight() == 0 => return Ok(()),
+                _ => {}
+            }
+            if let Some(f) = exec.next(POLL) {
+                let msg = match f.output {
+                    Ok(out) => Message::Done {
+                        index: f.index,
+                        busy_ns: f.busy_ns,
+                        words: out.encode(),
+                    },
+                    Err(error) => Message::Failed {
+                        index: f.index,
+                        error,
+                    },
+                };
+                transport.send(0, &msg)?;
+                last_sent = Instant::now();
+            }
+        }
+    })
+}

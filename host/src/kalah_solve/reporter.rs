@@ -1,0 +1,96 @@
+//! The solvers' [`SolveControl`]: progress lines to the caller, the bounds exact passes
+//! prove into [`Proved`], the stop flag, the node limit and each pass's budget.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::time::Instant;
+
+use ply_core::games::kalah::solver::{SolveControl, SolveProgress};
+
+use super::passes::{Board, PassWatch};
+use super::proved::Proved;
+use super::tasks::Conversion;
+
+/// What every reporter of a job shares.
+#[derive(Clone, Copy)]
+pub(super) struct Shared<'a> {
+    /// Set to stop every solver.
+    pub(super) stop: &'a AtomicBool,
+    /// Nodes counted by [`SolveControl::should_stop`] calls (each 2^16 nodes).
+    pub(super) counted: &'a AtomicU64,
+}
+
+/// Progress lines to the caller (at most one a second), the bounds the task's
+/// passes prove (into [`Proved`]), and the stop flag.
+pub(super) struct Reporter<'a> {
+    pub(super) label: String,
+    pub(super) start: Instant,
+    pub(super) last: f64,
+    pub(super) out: mpsc::Sender<String>,
+    pub(super) shared: Shared<'a>,
+    /// The task whose bounds the exact passes prove, if any.
+    pub(super) task: Option<Conversion>,
+    /// The pass under way, if any: stopped once its `beta` is decided or its
+    /// budget spent.
+    pub(super) pass: Option<PassWatch>,
+    pub(super) proved: &'a Proved,
+    pub(super) stop_nodes: Option<u64>,
+    pub(super) stopped_at_nodes: &'a AtomicBool,
+}
+
+impl SolveControl for Reporter<'_> {
+    fn progress(&mut self, p: &SolveProgress) {
+        if let (None, Some(c)) = (p.depth, self.task) {
+            // The bounds of an exact pass are proved.
+            self.proved.narrow(c.item, c.bounds(p.lower, p.upper));
+        }
+        let t = self.start.elapsed().as_secs_f64();
+        if t - self.last < 1.0 {
+            return;
+        }
+        self.last = t;
+        let depth = match p.depth {
+            Some(d) => format!("depth {}", d),
+            None => "exact".to_string(),
+        };
+        let line = format!(
+            "{:>7.1} s {}: {} future margin {}..{}, nodes {}, table hits {}, tt fill {}%",
+            t,
+            self.label,
+            depth,
+            p.lower,
+            p.upper,
+            p.nodes,
+            p.table_hits,
+            p.tt_fill_permille / 10
+        );
+        let _ = self.out.send(line);
+    }
+
+    fn should_stop(&mut self) -> bool {
+        if let Some(limit) = self.stop_nodes {
+            let n = self.shared.counted.fetch_add(1 << 16, Ordering::Relaxed) + (1 << 16);
+            if n >= limit {
+                self.stopped_at_nodes.store(true, Ordering::Relaxed);
+                self.shared.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        if self.shared.stop.load(Ordering::Relaxed) {
+            return true;
+        }
+        if let (Some(w), Some(c)) = (&mut self.pass, self.task) {
+            w.nodes += 1 << 16;
+            if w.nodes >= w.budget {
+                w.over_budget = true;
+                return true;
+            }
+            // Stop a pass whose test the other passes have decided.
+            let state = self.proved.snapshot();
+            let (lo, hi) = Board::bounds(&state, c.item);
+            if state[c.item].done || w.beta <= lo || w.beta > hi {
+                return true;
+            }
+        }
+        false
+    }
+}
