@@ -4,6 +4,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "== cargo publish --dry-run -p ply-core -p ply-host"
+# Cargo verifies ply-host against the packaged ply-core, which it sees as a crate of a
+# local registry in target/package: a crate of a registry never changes, so a build
+# of an earlier commit's ply-core left in the target directory would pass for fresh.
+# The check builds in a target directory of its own, cleared of both crates first.
+export CARGO_TARGET_DIR=target/publish-check
+cargo clean -q -p ply-core -p ply-host
+rm -rf "$CARGO_TARGET_DIR/package"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 if ! cargo publish --dry-run --allow-dirty -p ply-core -p ply-host >"$log" 2>&1; then

@@ -229,7 +229,7 @@ fn a_killed_rank_ends_the_job_and_resume_finishes_without_redoing_items() {
 
 #[test]
 fn a_rank_that_stops_answering_ends_the_job_and_resume_finishes() {
-    let dir = scratch("stopped");
+    let dir = scratch("mpi", "stopped");
     let ckpt = dir.join("run.ckpt");
     let c = ckpt.to_str().unwrap();
     let args = [
@@ -251,7 +251,7 @@ fn a_rank_that_stops_answering_ends_the_job_and_resume_finishes() {
         .stderr(Stdio::piped())
         .spawn()
         .expect("mpirun");
-    wait_for(&ckpt, &mut job);
+    wait_for(&ckpt, &mut job, "the job");
     // SIGSTOP: the rank neither dies nor answers (as a hung machine or a cut link).
     let worker = rank_pid(job.id(), 1).expect("rank 1's pid");
     unsafe {
