@@ -10,7 +10,7 @@
 #![cfg(feature = "mpi")]
 
 mod common;
-use common::{ply, scratch, stderr, stdout, wait_for};
+use common::{long_perft, ply, saved_items, scratch, stderr, stdout, wait_for, LONG_PERFT_TOTAL};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -154,66 +154,54 @@ fn rank_pid(mpirun: u32, rank: usize) -> Option<i32> {
     })
 }
 
-#[test]
-fn a_killed_rank_ends_the_job_and_resume_finishes_without_redoing_items() {
-    let dir = scratch("mpi", "kill");
-    let ckpt = dir.join("run.ckpt");
-    let c = ckpt.to_str().unwrap();
-    // 36,263,167,175 leaves in 4628 subtrees: several seconds on 2 ranks of one
-    // thread, each with its own 64 MiB table; the first checkpoint is written after
-    // one.
-    let args = [
-        "perft",
-        "checkers",
-        "15",
-        "--threads",
-        "1",
-        "--hash-mb",
-        "64",
-        "--checkpoint",
-        c,
-    ];
-    let mut cmd = mpirun_ply(2, &args);
+/// Starts [`long_perft`] with a checkpoint in `ckpt` on 2 ranks (with `env`), sends
+/// rank 1 `signal` once the first checkpoint is written, and returns what the job
+/// printed when it ended: it must have failed without a total.
+fn signal_rank_1(ckpt: &Path, env: &[(&str, &str)], signal: i32) -> Output {
+    let mut cmd = mpirun_ply(2, &long_perft(ckpt.to_str().unwrap()));
+    cmd.envs(env.iter().copied());
     let mut job = cmd
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("mpirun");
-    wait_for(&ckpt, &mut job, "the job");
+    wait_for(ckpt, &mut job, "the job");
     let worker = rank_pid(job.id(), 1).expect("rank 1's pid");
     unsafe {
-        libc::kill(worker, libc::SIGKILL);
+        libc::kill(worker, signal);
     }
     let o = job.wait_with_output().unwrap();
-    let err = stderr(&o);
-    assert!(!o.status.success(), "{}", err);
+    // A stopped rank is gone with the job; nothing to continue otherwise.
+    unsafe {
+        libc::kill(worker, libc::SIGCONT);
+    }
+    assert!(!o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).is_empty(), "no total from a broken job");
-    // Rank 0 saved what was finished and says how to go on.
-    let saved_line = err
-        .lines()
-        .find(|l| l.starts_with("stopped: "))
-        .unwrap_or_else(|| panic!("{}", err));
-    assert!(
-        saved_line.ends_with("rerun the same command with --resume to finish"),
-        "{}",
-        saved_line
-    );
-    let saved: u64 = saved_line["stopped: ".len()..]
-        .split(' ')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
-    assert!(saved > 0 && saved < 4628, "{}", saved_line);
+    o
+}
 
-    // Resumed on 3 ranks: the right total, and only the items the checkpoint lacked.
-    let mut resume = args.to_vec();
+/// [`long_perft`] with `--resume`, on `np` ranks: the right total.
+fn resume_long_perft(ckpt: &Path, np: usize) -> String {
+    let mut resume = long_perft(ckpt.to_str().unwrap()).to_vec();
     resume.push("--resume");
-    let o = run(mpirun_ply(3, &resume));
+    let o = run(mpirun_ply(np, &resume));
     let err = stderr(&o);
     assert!(o.status.success(), "{}", err);
-    assert_eq!(stdout(&o).lines().next(), Some("36263167175"));
+    assert_eq!(stdout(&o).lines().next(), Some(LONG_PERFT_TOTAL));
     assert!(stdout(&o).contains("table: 64 MiB, "), "{}", stdout(&o));
+    err
+}
+
+#[test]
+fn a_killed_rank_ends_the_job_and_resume_finishes_without_redoing_items() {
+    let dir = scratch("mpi", "kill");
+    let ckpt = dir.join("run.ckpt");
+    let o = signal_rank_1(&ckpt, &[], libc::SIGKILL);
+    // Rank 0 saved what was finished and says how to go on.
+    let saved = saved_items(&stderr(&o));
+    assert!(saved > 0 && saved < 4628, "{}", stderr(&o));
+    // Resumed on 3 ranks: the right total, and only the items the checkpoint lacked.
+    let err = resume_long_perft(&ckpt, 3);
     assert!(
         err.contains(&format!(
             "resuming: {} of 4628 items were done already",
@@ -223,7 +211,7 @@ fn a_killed_rank_ends_the_job_and_resume_finishes_without_redoing_items() {
         err
     );
     let computed: u64 = summary(&err).iter().map(|r| r.2).sum();
-    assert_eq!(computed, 4628 - saved, "{}", err);
+    assert_eq!(computed, 4628 - saved as u64, "{}", err);
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -231,36 +219,10 @@ fn a_killed_rank_ends_the_job_and_resume_finishes_without_redoing_items() {
 fn a_rank_that_stops_answering_ends_the_job_and_resume_finishes() {
     let dir = scratch("mpi", "stopped");
     let ckpt = dir.join("run.ckpt");
-    let c = ckpt.to_str().unwrap();
-    let args = [
-        "perft",
-        "checkers",
-        "15",
-        "--threads",
-        "1",
-        "--hash-mb",
-        "64",
-        "--checkpoint",
-        c,
-    ];
-    let mut cmd = mpirun_ply(2, &args);
-    cmd.env("PLY_RANK_TIMEOUT", "2");
     let started = Instant::now();
-    let mut job = cmd
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("mpirun");
-    wait_for(&ckpt, &mut job, "the job");
     // SIGSTOP: the rank neither dies nor answers (as a hung machine or a cut link).
-    let worker = rank_pid(job.id(), 1).expect("rank 1's pid");
-    unsafe {
-        libc::kill(worker, libc::SIGSTOP);
-    }
-    let o = job.wait_with_output().unwrap();
+    let o = signal_rank_1(&ckpt, &[("PLY_RANK_TIMEOUT", "2")], libc::SIGSTOP);
     let err = stderr(&o);
-    assert!(!o.status.success(), "{}", err);
-    assert!(stdout(&o).is_empty(), "no total from a broken job");
     assert!(started.elapsed() < Duration::from_secs(60), "{}", err);
     let line = err
         .lines()
@@ -273,15 +235,7 @@ fn a_rank_that_stops_answering_ends_the_job_and_resume_finishes() {
         "{}",
         line
     );
-    // The stopped rank is gone with the job.
-    unsafe {
-        libc::kill(worker, libc::SIGCONT);
-    }
-    let mut resume = args.to_vec();
-    resume.push("--resume");
-    let o = run(mpirun_ply(2, &resume));
-    assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(stdout(&o).lines().next(), Some("36263167175"));
+    resume_long_perft(&ckpt, 2);
     let _ = std::fs::remove_dir_all(dir);
 }
 

@@ -3,7 +3,9 @@
 //! with the right total, and a checkpoint that is there already, of another command,
 //! damaged, or where none can be written is refused with one line before any work.
 
-use crate::common::{ply, scratch, stderr, stdout, wait_for};
+use crate::common::{
+    long_perft, ply, saved_items, scratch, stderr, stdout, wait_for, LONG_PERFT_TOTAL,
+};
 use std::process::{Command, Stdio};
 
 /// Standard output without the lines that hold times.
@@ -112,19 +114,7 @@ fn a_stopped_perft_saves_its_checkpoint_and_resumes_to_the_right_total() {
     let dir = scratch("ckpt-cli", "sigterm");
     let ckpt = dir.join("run.ckpt");
     let c = ckpt.to_str().unwrap();
-    // 36,263,167,175 leaves: several seconds on one thread with a 64 MiB table; the
-    // first checkpoint comes after one.
-    let args = [
-        "perft",
-        "checkers",
-        "15",
-        "--threads",
-        "1",
-        "--hash-mb",
-        "64",
-        "--checkpoint",
-        c,
-    ];
+    let args = long_perft(c);
     let mut child = Command::new(env!("CARGO_BIN_EXE_ply"))
         .args(args)
         .stdout(Stdio::piped())
@@ -138,29 +128,14 @@ fn a_stopped_perft_saves_its_checkpoint_and_resumes_to_the_right_total() {
     }
     let o = child.wait_with_output().unwrap();
     assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
-    let err = stderr(&o);
-    let saved_line = err
-        .lines()
-        .find(|l| l.starts_with("stopped: "))
-        .unwrap_or_else(|| panic!("{}", err));
-    assert!(
-        saved_line.ends_with("rerun the same command with --resume to finish"),
-        "{}",
-        saved_line
-    );
-    let saved: usize = saved_line["stopped: ".len()..]
-        .split(' ')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
+    let saved = saved_items(&stderr(&o));
     assert!(stdout(&o).is_empty());
 
     let mut resume = args.to_vec();
     resume.push("--resume");
     let o = ply(&resume);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(stdout(&o).lines().next(), Some("36263167175"));
+    assert_eq!(stdout(&o).lines().next(), Some(LONG_PERFT_TOTAL));
     assert!(stdout(&o).contains("table: 64 MiB, "), "{}", stdout(&o));
     let err = stderr(&o);
     assert!(
