@@ -71,7 +71,12 @@ for r in $(seq 1 "$rounds"); do
     for b in "${bins[@]}"; do
         bin="$ply"
         [ "$b" = before ] && bin="$before"
-        cpu "perft12.$b" "$bin" perft checkers 12 --threads 1
+        # The generator alone: no table of counts (a ply from before the table has
+        # no --no-table, and counts without one anyway).
+        plain=()
+        help=$("$bin" perft --help 2>&1 || true)
+        [[ $help == *--no-table* ]] && plain=(--no-table)
+        cpu "perft12.$b" "$bin" perft checkers 12 --threads 1 "${plain[@]}"
         cpu "search16.$b" "$bin" search checkers --depth 16
         cpu "middle14.$b" "$bin" search checkers --depth 14 --position "$middle"
         cpu "halma5.$b" "$bin" perft halma:16 5 --threads 1

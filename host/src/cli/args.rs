@@ -89,6 +89,10 @@ pub(crate) enum Command {
         /// rarely transposes, counts without one).
         #[arg(long)]
         hash_mb: Option<usize>,
+        /// Count without a table: every move path generated, as the plain move
+        /// generator counts (its speed, the peers' way of measuring perft).
+        #[arg(long, conflicts_with = "hash_mb")]
+        no_table: bool,
         #[command(flatten)]
         checkpoint: CheckpointArgs,
     },

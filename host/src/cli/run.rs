@@ -21,6 +21,7 @@ pub(crate) fn run(cli: Cli) -> Result<(), String> {
             threads,
             unique,
             hash_mb,
+            no_table,
             checkpoint,
         } => {
             if depth > MAX_PERFT_DEPTH {
@@ -45,6 +46,7 @@ pub(crate) fn run(cli: Cli) -> Result<(), String> {
                     threads,
                     unique,
                     hash_mb,
+                    no_table,
                     distributed: checkpoint.options(command),
                 },
             )

@@ -6,7 +6,8 @@
 //! ([`crate::parallel::perft::perft_tabled`]): `--hash-mb` sizes it, otherwise its
 //! size follows the depth and the memory free ([`auto_table_bytes`]). Games without
 //! a key, and without `--hash-mb` depths below [`TABLE_FROM_DEPTH`] and games that
-//! rarely transpose ([`HostGame::PERFT_TABLE_BY_DEFAULT`]), are counted without one.
+//! rarely transpose ([`HostGame::PERFT_TABLE_BY_DEFAULT`]), are counted without one;
+//! so is every count with `--no-table` (the plain move generator's speed).
 
 use std::time::Instant;
 
@@ -54,6 +55,8 @@ pub struct Perft {
     pub unique: bool,
     /// The table size in MiB (`None`: chosen from the depth and the free memory).
     pub hash_mb: Option<usize>,
+    /// Count without a table (`--no-table`): the plain move generator.
+    pub no_table: bool,
     /// `--checkpoint` and `--resume`; under an MPI launcher the count is dealt out to
     /// the ranks ([`crate::distributed`]).
     pub distributed: crate::distributed::Options,
@@ -73,6 +76,7 @@ impl GameCommand for Perft {
         }
         let game: G = setup(rules, self.position.as_deref(), &self.after)?;
         let table_bytes = match self.hash_mb {
+            _ if self.no_table => None,
             Some(mb) => Some((mb as u64) << 20),
             None if key_bits > 0 && G::PERFT_TABLE_BY_DEFAULT && self.depth >= TABLE_FROM_DEPTH => {
                 Some(auto_table_bytes(self.depth))

@@ -125,3 +125,23 @@ fn a_game_without_a_key_counts_without_a_table() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(!stdout(&o).contains("table: "), "{}", stdout(&o));
 }
+
+#[test]
+fn no_table_counts_with_the_plain_generator() {
+    // Depth 9 of draughts takes a table by default; --no-table counts without one,
+    // on one thread and on two, and the counts agree.
+    let tabled = ply(&["perft", "checkers", "9"]);
+    assert!(stdout(&tabled).contains("\ntable: "), "{}", stdout(&tabled));
+    for threads in ["1", "2"] {
+        let o = ply(&["perft", "checkers", "9", "--no-table", "--threads", threads]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(stdout(&o).lines().next(), Some("3963680"));
+        assert!(!stdout(&o).contains("table: "), "{}", stdout(&o));
+    }
+    // With a size for the table it cannot have: one line, nothing counted.
+    let o = ply(&["perft", "checkers", "9", "--no-table", "--hash-mb", "8"]);
+    assert!(!o.status.success());
+    assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+    assert!(stderr(&o).contains("--no-table"), "{}", stderr(&o));
+    assert!(stdout(&o).is_empty());
+}
