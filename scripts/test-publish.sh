@@ -5,9 +5,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "== cargo publish --dry-run -p ply-core -p ply-host"
 # Cargo verifies ply-host against the packaged ply-core, which it sees as a crate of a
-# local registry in target/package: a crate of a registry never changes, so a build
-# of an earlier commit's ply-core left in the target directory would pass for fresh.
-# The check builds in a target directory of its own, cleared of both crates first.
+# local registry in target/package. A crate of a registry never changes, so cargo
+# reuses what it has of an earlier commit's ply-core: the package extracted under
+# $CARGO_HOME/registry/src/-<hash>/ (the local registries' directories start with
+# '-') and the build of it in the target directory. Both go first, and the check
+# builds in a target directory of its own.
+rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/ply-core-* \
+  "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/ply-host-*
 export CARGO_TARGET_DIR=target/publish-check
 cargo clean -q -p ply-core -p ply-host
 rm -rf "$CARGO_TARGET_DIR/package"
