@@ -1,9 +1,10 @@
-//! `ply perft` and `ply tournament` under `mpirun` (the `mpi` feature; run by
-//! scripts/test-mpi.sh, which installs Open MPI first): 1, 2 and 3 ranks (more ranks
-//! than cores: oversubscribed) print what one process prints; a killed rank ends the
-//! job with a clear error and `--resume` finishes it with the right total, without
-//! redoing the saved items; two "hosts" on one machine; ranks with different jobs and
-//! commands that are not dealt out yet are refused.
+//! `ply perft`, `ply tournament` and `ply solve kalah` under `mpirun` (the `mpi`
+//! feature; run by scripts/test-mpi.sh, which installs Open MPI first): 1, 2 and 3
+//! ranks (more ranks than cores: oversubscribed) print what one process prints; a
+//! killed rank ends the job with a clear error and `--resume` finishes it with the
+//! right total or values, without redoing the saved items; two "hosts" on one
+//! machine; ranks with different jobs and commands that are not dealt out yet are
+//! refused.
 //!
 //! Every run stays on the loopback (`OMPI_MCA_*_tcp_if_include=lo`) and may run as
 //! root (the CI machine's user).
@@ -374,6 +375,152 @@ fn the_halma_round_robin_on_three_ranks_writes_the_same_table_and_csv() {
     assert!(one.0.contains("| racer |"), "{}", one.0);
     for np in [1, 3] {
         assert_eq!(run_rr(np), one, "{} ranks", np);
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// `ply solve` with a scratch table folder `tables` and `env`, one process or `np`
+/// ranks (0: one process without mpirun).
+fn solve(np: usize, tables: &Path, env: &[(&str, &str)], args: &[&str]) -> Output {
+    let mut c = if np == 0 {
+        Command::new(env!("CARGO_BIN_EXE_ply"))
+    } else {
+        mpirun_ply(np, &[])
+    };
+    c.arg("solve")
+        .args(args)
+        .env("PLY_TABLES_DIR", tables)
+        .env("PLY_THREADS", "1")
+        .envs(env.iter().copied());
+    run(c)
+}
+
+/// The lines of a solve's output that do not depend on how the work was split or
+/// timed: the values, the best moves, the rules.
+fn solve_values(out: &str) -> Vec<String> {
+    out.lines()
+        .filter(|l| {
+            ["value: ", "best moves: ", "move ", "rules: "]
+                .iter()
+                .any(|p| l.starts_with(p))
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn kalah_solve_on_one_two_and_three_ranks_prints_what_one_process_prints() {
+    let dir = scratch("mpi", "solve");
+    // 12-seed endgame tables: built by the first run, then by every rank at once
+    // into the same folder (each writes its own temporary and renames it).
+    let tables = [("PLY_KALAH_TABLE_SEEDS", "12")];
+    for args in [
+        &["kalah:6x3"][..],
+        &["kalah:4x4:empty-capture"][..],
+        // Two moves, one of which ends the game.
+        &[
+            "kalah",
+            "--position",
+            "0 0 0 0 2 1 [21] / 1 1 0 0 0 0 [22] / first",
+        ][..],
+        // The second player to move.
+        &["kalah:6x3", "--after", "3"][..],
+    ] {
+        let _ = std::fs::remove_dir_all(&dir);
+        let one = solve(0, &dir, &tables, args);
+        assert!(one.status.success(), "{}", stderr(&one));
+        let want = solve_values(&stdout(&one));
+        assert!(want.len() >= 4, "{}", stdout(&one));
+        let moves = want.iter().filter(|l| l.starts_with("move ")).count() as u64;
+        for np in 1..=3 {
+            let _ = std::fs::remove_dir_all(&dir);
+            let o = solve(np, &dir, &tables, args);
+            let err = stderr(&o);
+            assert!(o.status.success(), "{:?} on {}: {}", args, np, err);
+            assert_eq!(
+                solve_values(&stdout(&o)),
+                want,
+                "{:?} on {} ranks",
+                args,
+                np
+            );
+            // A line per first move as it is solved, one summary line per rank,
+            // every move solved once.
+            let s = summary(&err);
+            assert_eq!(s.len(), np, "{}", err);
+            assert_eq!(s.iter().map(|r| r.2).sum::<u64>(), moves, "{}", err);
+            let lines = err.lines().filter(|l| l.contains(" s pit ")).count();
+            assert_eq!(lines as u64, moves, "{}", err);
+        }
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_killed_rank_ends_a_solve_and_resume_finishes_it_with_the_same_values() {
+    let dir = scratch("mpi", "solve-kill");
+    let ckpt = dir.join("solve.ckpt");
+    let c = ckpt.to_str().unwrap();
+    // No endgame tables: each first move takes a second or more on one thread.
+    let env = [("PLY_KALAH_TABLE_SEEDS", "0")];
+    let one = solve(0, &dir, &env, &["kalah:6x3"]);
+    assert!(one.status.success(), "{}", stderr(&one));
+    let mut cmd = mpirun_ply(2, &["solve", "kalah:6x3", "--checkpoint", c]);
+    cmd.env("PLY_TABLES_DIR", &dir)
+        .env("PLY_THREADS", "1")
+        .envs(env)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut job = cmd.spawn().expect("mpirun");
+    wait_for(&ckpt, &mut job, "the solve");
+    let worker = rank_pid(job.id(), 1).expect("rank 1's pid");
+    unsafe {
+        libc::kill(worker, libc::SIGKILL);
+    }
+    let o = job.wait_with_output().unwrap();
+    assert!(!o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).is_empty(), "no values from a broken solve");
+    let saved = saved_items(&stderr(&o));
+    assert!((1..6).contains(&saved), "{}", stderr(&o));
+    // A one-process solve does not take the ranks' checkpoint.
+    let refused = solve(0, &dir, &env, &["kalah:6x3", "--checkpoint", c, "--resume"]);
+    assert!(!refused.status.success());
+    assert!(
+        stderr(&refused).contains("belongs to another command"),
+        "{}",
+        stderr(&refused)
+    );
+    // Resumed on 3 ranks: the same values, and only the moves the checkpoint lacked.
+    let o = solve(3, &dir, &env, &["kalah:6x3", "--checkpoint", c, "--resume"]);
+    let err = stderr(&o);
+    assert!(o.status.success(), "{}", err);
+    assert_eq!(solve_values(&stdout(&o)), solve_values(&stdout(&one)));
+    assert!(
+        err.contains(&format!("resuming: {} of 6 items were done already", saved)),
+        "{}",
+        err
+    );
+    let computed: u64 = summary(&err).iter().map(|r| r.2).sum();
+    assert_eq!(computed, 6 - saved as u64, "{}", err);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_solve_on_several_ranks_refuses_the_settings_of_one_process() {
+    let dir = scratch("mpi", "solve-settings");
+    for name in ["PLY_KALAH_MOVE_NODES", "PLY_KALAH_STOP_NODES"] {
+        let o = solve(2, &dir, &[(name, "1000")], &["kalah:4x3"]);
+        assert!(!o.status.success());
+        let err = stderr(&o);
+        assert!(
+            err.contains(&format!(
+                "error: {} applies to the solve of one process, not under mpirun",
+                name
+            )),
+            "{}",
+            err
+        );
+        assert!(stdout(&o).is_empty());
     }
     let _ = std::fs::remove_dir_all(dir);
 }

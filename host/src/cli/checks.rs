@@ -82,9 +82,26 @@ pub(super) fn check_settings(command: &Command) -> Result<(), String> {
     match command {
         Command::Moves { .. } => ply_host::distributed::one_process_only("moves"),
         Command::Search { .. } => ply_host::distributed::one_process_only("search"),
-        Command::Solve { .. } => ply_host::distributed::one_process_only("solve"),
+        Command::Solve { game, .. } => {
+            if ply_host::spec::with_game(game, SolvesOnRanks)? {
+                Ok(())
+            } else {
+                ply_host::distributed::one_process_only("solve")
+            }
+        }
         Command::Play { .. } => ply_host::distributed::one_process_only("play"),
         Command::Bench { .. } => ply_host::distributed::one_process_only("bench"),
         Command::Perft { .. } | Command::Tournament { .. } => Ok(()),
+    }
+}
+
+/// Whether the game's solve deals its work out to the ranks of an MPI run
+/// ([`ply_host::games::HostGame::SOLVES_ON_RANKS`]).
+struct SolvesOnRanks;
+
+impl ply_host::spec::GameCommand for SolvesOnRanks {
+    type Output = bool;
+    fn run<G: ply_host::games::HostGame>(self, _rules: G::Rules) -> Result<bool, String> {
+        Ok(G::SOLVES_ON_RANKS)
     }
 }

@@ -20,11 +20,15 @@ pub struct Solve {
 }
 
 impl GameCommand for Solve {
-    type Output = SolveOutput;
-    fn run<G: HostGame>(self, rules: G::Rules) -> Result<SolveOutput, String> {
+    /// `None` on the ranks other than 0 of an MPI run.
+    type Output = Option<SolveOutput>;
+    fn run<G: HostGame>(self, rules: G::Rules) -> Result<Option<SolveOutput>, String> {
         let game: G = setup(rules, self.position.as_deref(), &self.after)?;
         let t = Instant::now();
-        let out = game.solve(&self.options, &mut |line| crate::errln!("{}", line))?;
+        let Some(out) = game.solve(&self.options, &mut |line| crate::errln!("{}", line))? else {
+            // Another rank than 0 of an MPI run: rank 0 prints.
+            return Ok(None);
+        };
         crate::outln!("value: {}", out.value)?;
         let best: Vec<&str> = out
             .move_values
@@ -47,6 +51,6 @@ impl GameCommand for Solve {
             crate::outln!("{}", d)?;
         }
         crate::outln!("time: {}", secs(t.elapsed().as_secs_f64()))?;
-        Ok(out)
+        Ok(Some(out))
     }
 }

@@ -166,13 +166,14 @@ pub fn several_processes() -> bool {
     launch().is_some_and(|l| l.rank > 0 || l.size.is_some_and(|n| n > 1))
 }
 
-/// Refuses a command that does not run on several processes (`ply solve` for now)
-/// when an MPI launcher started several: each would run the whole command.
+/// Refuses a command that does not run on several processes (`ply search`, or `ply
+/// solve` of a game other than Kalah) when an MPI launcher started several: each
+/// would run the whole command.
 pub fn one_process_only(command: &str) -> Result<(), String> {
     if several_processes() {
         return Err(format!(
-            "ply {} does not run on several processes yet (perft and tournament do): \
-             run it as one process, without mpirun or srun",
+            "ply {} does not run on several processes yet (perft, tournament and solve \
+             kalah do): run it as one process, without mpirun or srun",
             command
         ));
     }

@@ -58,6 +58,9 @@ pub trait HostGame: Game<Move: Send + Sync> + PerftKey + Send + Sync + 'static {
     /// or more). Games whose positions rarely transpose say no: the lookups would
     /// cost more than they save.
     const PERFT_TABLE_BY_DEFAULT: bool = true;
+    /// Whether [`HostGame::solve`] deals its work out to the ranks of an MPI run;
+    /// `ply solve` of a game that does not is refused on several ranks.
+    const SOLVES_ON_RANKS: bool = false;
 
     /// The evaluation type the AI players use.
     type Eval: Evaluator<Self> + Clone + Send + Sync;
@@ -120,13 +123,15 @@ pub trait HostGame: Game<Move: Send + Sync> + PerftKey + Send + Sync + 'static {
         }
     }
 
-    /// The exact value of this position for the side to move, and of each move.
-    /// `progress` receives a line now and then during long solves.
+    /// The exact value of this position for the side to move, and of each move;
+    /// `None` on the ranks other than 0 of an MPI run, which print nothing (only
+    /// Kalah's solve runs on several ranks). `progress` receives a line now and then
+    /// during long solves.
     fn solve(
         &self,
         options: &SolveOptions,
         progress: &mut dyn FnMut(&str),
-    ) -> Result<SolveOutput, String> {
+    ) -> Result<Option<SolveOutput>, String> {
         let _ = (options, progress);
         Err(format!("exact solving is not available for {}", Self::NAME))
     }

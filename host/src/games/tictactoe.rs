@@ -64,7 +64,7 @@ impl HostGame for TicTacToe {
         &self,
         options: &SolveOptions,
         _progress: &mut dyn FnMut(&str),
-    ) -> Result<SolveOutput, String> {
+    ) -> Result<Option<SolveOutput>, String> {
         options.refuse_checkpoint(Self::NAME)?;
         let mut slots = vec![TtEntry::EMPTY; 1 << 14];
         let mut solver = Solver::new(&mut slots);
@@ -79,11 +79,11 @@ impl HostGame for TicTacToe {
         if let Some(n) = root.plies_to_end {
             details.push(format!("plies to the end: {}", n));
         }
-        Ok(SolveOutput {
+        Ok(Some(SolveOutput {
             value: i64::from(root.value),
             move_values,
             move_upper_bounds: Vec::new(),
             details,
-        })
+        }))
     }
 }

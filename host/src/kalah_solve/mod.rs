@@ -30,13 +30,14 @@
 mod checkpoint;
 mod passes;
 mod proved;
+mod ranks;
 mod reporter;
 mod scheduler;
 mod table_file;
 mod tables;
 mod tasks;
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU64};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -93,11 +94,16 @@ impl CheckpointWriter {
 
 /// The exact value of `game` for its side to move and of each of its moves, for
 /// [`crate::HostGame::solve`]; `progress` receives the progress lines.
+/// Under an MPI launcher the first moves are dealt out to the ranks (`ranks.rs`), and
+/// the ranks other than 0 get `None`.
 pub fn solve(
     game: &Kalah,
     options: &SolveOptions,
     progress: &mut dyn FnMut(&str),
-) -> Result<SolveOutput, String> {
+) -> Result<Option<SolveOutput>, String> {
+    if crate::distributed::launch().is_some() {
+        return ranks::solve(game, options, progress);
+    }
     // Every setting was checked by `main` before any work; read them again here.
     let env = crate::settings::environment()?;
     let move_nodes = env.move_nodes.unwrap_or(u64::MAX);
@@ -146,7 +152,126 @@ pub fn solve(
     if resuming {
         out.details.push("resumed from the checkpoint".to_string());
     }
-    Ok(out)
+    Ok(Some(out))
+}
+
+/// What every solve searches with: the endgame tables (loaded or built) and the
+/// transposition table's memory, and the solver threads.
+struct Memory {
+    values: Vec<AtomicI8>,
+    seeds: u32,
+    words: Vec<AtomicU64>,
+    threads: usize,
+    /// The line about the endgame tables.
+    note: String,
+    /// Seconds the endgame tables took to load or build.
+    table_secs: f64,
+}
+
+impl Memory {
+    /// The endgame tables for `game` and the transposition table, as the settings
+    /// `env` ask.
+    fn prepare(
+        game: &Kalah,
+        env: &crate::settings::Environment,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<Memory, String> {
+        let rules = game.rules();
+        let threads = env
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        let in_play = game.seeds_in_play();
+        // By default, the default size or the file on disk if it holds more (built
+        // with a larger PLY_KALAH_TABLE_SEEDS once), as long as it takes at most half
+        // the memory free now.
+        let want = env.table_seeds.unwrap_or_else(|| {
+            let default = default_table_seeds(rules.pits);
+            match tables::seeds_on_disk(rules.pits, rules.empty_capture, env.tables_dir.clone()) {
+                Some(k) if k > default => {
+                    let bytes = table_len(rules.pits, k.min(in_play)).unwrap_or(usize::MAX) as u64;
+                    let fits = crate::memory::check_available(bytes.saturating_mul(2), "").is_ok();
+                    if fits {
+                        k
+                    } else {
+                        default
+                    }
+                }
+                _ => default,
+            }
+        });
+        // No point in tables beyond the seeds on the board.
+        let seeds = want.min(in_play).min(120);
+        let t0 = Instant::now();
+        let (values, note) = if seeds > 0 {
+            tables::load_or_build_tables(
+                rules.pits,
+                rules.empty_capture,
+                seeds,
+                threads,
+                env.tables_dir.clone(),
+                progress,
+            )?
+        } else {
+            (Vec::new(), "endgame tables: none".to_string())
+        };
+        let table_secs = t0.elapsed().as_secs_f64();
+        // A small game, or one the tables nearly cover, needs little table memory.
+        let default_mb = if in_play > seeds + 12 { 1024 } else { 8 };
+        let hash_mb = env.hash_mb.unwrap_or(default_mb);
+        let words = crate::memory::zeroed_atomic_words(
+            (hash_mb as usize * (1 << 20)) / 8 + SharedSolverTable::BUCKET_WORDS,
+            &format!("a transposition table of {} MiB (PLY_HASH_MB)", hash_mb),
+        )?;
+        Ok(Memory {
+            values,
+            seeds,
+            words,
+            threads,
+            note,
+            table_secs,
+        })
+    }
+
+    /// A job over this memory with the settings `env` (its stop and save hooks,
+    /// and whether it solves the root only, are the caller's).
+    fn job<'a>(
+        &'a self,
+        root: &'a Kalah,
+        env: &crate::settings::Environment,
+        proved: &'a Proved,
+        save: &'a (dyn Fn() -> Result<(), String> + Sync),
+        stopped_at_nodes: &'a AtomicBool,
+        root_only: bool,
+    ) -> Result<scheduler::Job<'a>, String> {
+        let rules = root.rules();
+        let tables = if self.seeds > 0 {
+            EndgameTables::new(rules.pits, rules.empty_capture, self.seeds, &self.values)
+                .map_err(|e| e.to_string())?
+        } else {
+            EndgameTables::none(rules.pits, rules.empty_capture)
+        };
+        // Start on a cache line, so that a bucket is one line.
+        let skip =
+            (self.words.as_ptr() as usize).next_multiple_of(64) - self.words.as_ptr() as usize;
+        Ok(scheduler::Job {
+            root,
+            table: SharedSolverTable::new(&self.words[skip / 8..]),
+            tables,
+            config: SolverConfig {
+                etc_from_seeds: self.seeds + 4,
+                ..SolverConfig::default()
+            },
+            threads: self.threads,
+            guess_depth: env.guess_depth.unwrap_or(GUESS_DEPTH),
+            move_nodes: env.move_nodes.unwrap_or(u64::MAX),
+            start: Instant::now(),
+            proved,
+            save,
+            stop_nodes: env.stop_nodes,
+            stopped_at_nodes,
+            root_only,
+        })
+    }
 }
 
 /// [`solve`] once the checkpoint is read: tables, table memory, the threaded job.
@@ -157,81 +282,11 @@ fn solve_with(
     writer: &CheckpointWriter,
     progress: &mut dyn FnMut(&str),
 ) -> Result<SolveOutput, String> {
-    let rules = game.rules();
-    let threads = env
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let in_play = game.seeds_in_play();
-    // By default, the default size or the file on disk if it holds more (built
-    // with a larger PLY_KALAH_TABLE_SEEDS once), as long as it takes at most half
-    // the memory free now.
-    let want = env.table_seeds.unwrap_or_else(|| {
-        let default = default_table_seeds(rules.pits);
-        match tables::seeds_on_disk(rules.pits, rules.empty_capture, env.tables_dir.clone()) {
-            Some(k) if k > default => {
-                let bytes = table_len(rules.pits, k.min(in_play)).unwrap_or(usize::MAX) as u64;
-                let fits = crate::memory::check_available(bytes.saturating_mul(2), "").is_ok();
-                if fits {
-                    k
-                } else {
-                    default
-                }
-            }
-            _ => default,
-        }
-    });
-    // No point in tables beyond the seeds on the board.
-    let seeds = want.min(in_play).min(120);
-    let t0 = Instant::now();
-    let (values, mut details) = if seeds > 0 {
-        let (v, note) = tables::load_or_build_tables(
-            rules.pits,
-            rules.empty_capture,
-            seeds,
-            threads,
-            env.tables_dir.clone(),
-            progress,
-        )?;
-        (v, vec![note])
-    } else {
-        (Vec::new(), vec!["endgame tables: none".to_string()])
-    };
-    let table_secs = t0.elapsed().as_secs_f64();
-    // A small game, or one the tables nearly cover, needs little table memory.
-    let default_mb = if in_play > seeds + 12 { 1024 } else { 8 };
-    let hash_mb = env.hash_mb.unwrap_or(default_mb);
-    let tables = if seeds > 0 {
-        EndgameTables::new(rules.pits, rules.empty_capture, seeds, &values)
-            .map_err(|e| e.to_string())?
-    } else {
-        EndgameTables::none(rules.pits, rules.empty_capture)
-    };
-
+    let memory = Memory::prepare(game, env, progress)?;
     let t1 = Instant::now();
     let stopped_at_nodes = AtomicBool::new(false);
-    let words = crate::memory::zeroed_atomic_words(
-        (hash_mb as usize * (1 << 20)) / 8 + SharedSolverTable::BUCKET_WORDS,
-        &format!("a transposition table of {} MiB (PLY_HASH_MB)", hash_mb),
-    )?;
-    // Start on a cache line, so that a bucket is one line.
-    let skip = (words.as_ptr() as usize).next_multiple_of(64) - words.as_ptr() as usize;
-    let job = scheduler::Job {
-        root: game,
-        table: SharedSolverTable::new(&words[skip / 8..]),
-        tables,
-        config: SolverConfig {
-            etc_from_seeds: seeds + 4,
-            ..SolverConfig::default()
-        },
-        threads,
-        guess_depth: env.guess_depth.unwrap_or(GUESS_DEPTH),
-        move_nodes: env.move_nodes.unwrap_or(u64::MAX),
-        start: t1,
-        proved,
-        save: &|| writer.save(),
-        stop_nodes: env.stop_nodes,
-        stopped_at_nodes: &stopped_at_nodes,
-    };
+    let save = || writer.save();
+    let job = memory.job(game, env, proved, &save, &stopped_at_nodes, false)?;
     let solved = match job.run(progress) {
         Ok(s) => {
             writer.save()?;
@@ -249,8 +304,17 @@ fn solve_with(
             return Err(e);
         }
     };
-    let search_secs = t1.elapsed().as_secs_f64();
+    Ok(output(game, &solved, &memory, t1.elapsed().as_secs_f64()))
+}
 
+/// What `ply solve` prints of a solve that found `solved` with `memory` in
+/// `search_secs` seconds of search.
+fn output(
+    game: &Kalah,
+    solved: &scheduler::Solved,
+    memory: &Memory,
+    search_secs: f64,
+) -> SolveOutput {
     let mut move_values = Vec::new();
     let mut move_upper_bounds = Vec::new();
     for &(mv, (lo, hi)) in &solved.moves {
@@ -267,16 +331,19 @@ fn solve_with(
     } else {
         i64::from(solved.value)
     };
-    details.push(format!("rules: {}", rules));
-    details.push(format!("nodes: {}", solved.nodes));
-    details.push(format!(
-        "time: endgame tables {:.2} s, search {:.2} s",
-        table_secs, search_secs
-    ));
-    Ok(SolveOutput {
+    let details = vec![
+        memory.note.clone(),
+        format!("rules: {}", game.rules()),
+        format!("nodes: {}", solved.nodes),
+        format!(
+            "time: endgame tables {:.2} s, search {:.2} s",
+            memory.table_secs, search_secs
+        ),
+    ];
+    SolveOutput {
         value,
         move_values,
         move_upper_bounds,
         details,
-    })
+    }
 }

@@ -286,20 +286,21 @@ fn feed<T: Transport>(book: &mut Dispatcher, transport: &mut T, rank: usize) -> 
     Ok(())
 }
 
-/// One line per rank on standard error: its host, items, busy time and nodes.
+/// One line per rank on standard error: its host, items, busy time, how many items
+/// it computed at once ([`super::super::Job::slots`]: its threads for perft, 1 for
+/// items that use every thread themselves) and nodes.
 fn print_summary(book: &Dispatcher, resumed: usize) {
     if resumed > 0 {
         crate::errln!("{} items read from the checkpoint", resumed);
     }
     for (rank, b) in book.ranks().iter().enumerate() {
         crate::errln!(
-            "rank {} on {}: {} items, {} busy on {} thread{}, {} nodes",
+            "rank {} on {}: {} items, {} busy, {} at a time, {} nodes",
             rank,
             b.host.as_deref().unwrap_or("?"),
             b.items,
             super::secs(b.busy_ns),
             b.slots,
-            if b.slots == 1 { "" } else { "s" },
             b.nodes
         );
     }
