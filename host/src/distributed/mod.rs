@@ -63,6 +63,14 @@ pub trait Job: Sync {
     /// threads at once.
     fn run(&self, index: usize) -> Result<Self::Output, String>;
 
+    /// Items a rank is given beyond the ones it computes, so that it never waits for a
+    /// message to start its next: 1 (the default) for short items (perft subtrees);
+    /// 0 for items long enough that one queued behind a busy rank would leave an
+    /// idle rank waiting at the end (a solve's first moves).
+    fn ahead(&self) -> usize {
+        1
+    }
+
     /// Called on rank 0 (or the one process) as each item's result arrives, in the
     /// order they arrive (not for items read from a checkpoint): a place for a line of
     /// progress on standard error.

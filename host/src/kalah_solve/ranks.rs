@@ -108,6 +108,11 @@ impl Job for FirstMoves<'_> {
         })
     }
 
+    fn ahead(&self) -> usize {
+        // A move can take minutes: none waits queued behind a busy rank.
+        0
+    }
+
     fn finished(&self, index: usize, output: &MoveValue) {
         crate::errln!(
             "{:>7.1} s pit {}: value {} ({} nodes)",

@@ -121,8 +121,8 @@ fn coordinate_within<J: Job, T: Transport>(
         let mut exec = Executor::start(scope, job);
         let r = (|| -> Result<(), String> {
             loop {
-                // One item queued beyond the threads, so none waits for its next.
-                let cap = job.slots() + 1;
+                // Items queued beyond the threads, so none waits for its next.
+                let cap = job.slots() + job.ahead();
                 while let Some(i) = book.assign(0, cap) {
                     exec.submit(i);
                 }
@@ -270,12 +270,18 @@ fn on_message<J: Job, T: Transport>(
             return Err(format!("rank {} sent rank 0 {:?}", rank, msg));
         }
     }
-    feed(book, transport, rank)
+    feed(book, transport, rank, job.ahead())
 }
 
-/// Gives `rank` items up to its slots and one more, or tells it to stop.
-fn feed<T: Transport>(book: &mut Dispatcher, transport: &mut T, rank: usize) -> Result<(), String> {
-    let cap = book.ranks()[rank].slots + 1;
+/// Gives `rank` items up to its slots and `ahead` more ([`Job::ahead`]), or tells it
+/// to stop.
+fn feed<T: Transport>(
+    book: &mut Dispatcher,
+    transport: &mut T,
+    rank: usize,
+    ahead: usize,
+) -> Result<(), String> {
+    let cap = book.ranks()[rank].slots + ahead;
     while let Some(index) = book.assign(rank, cap) {
         transport.send(rank, &Message::Assign { index })?;
     }

@@ -389,3 +389,58 @@ fn a_silent_rank_ends_the_run_and_is_sent_nothing_more() {
     assert!(!t.sent.contains(&(1, Message::Stop { abort: true })));
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Squares on one slot, giving each rank `ahead` items beyond the one it computes.
+struct Queued {
+    items: usize,
+    ahead: usize,
+}
+
+impl Job for Queued {
+    type Output = u64;
+    fn fingerprint(&self) -> String {
+        format!("queued squares {}", self.items)
+    }
+    fn items(&self) -> usize {
+        self.items
+    }
+    fn slots(&self) -> usize {
+        1
+    }
+    fn ahead(&self) -> usize {
+        self.ahead
+    }
+    fn run(&self, index: usize) -> Result<u64, String> {
+        Ok((index * index) as u64)
+    }
+    fn label(&self) -> Option<&str> {
+        None
+    }
+}
+
+#[test]
+fn a_rank_holds_items_beyond_its_slots_only_as_the_job_says() {
+    for (ahead, held) in [(0, 1), (1, 2), (3, 4)] {
+        let job = Queued { items: 50, ahead };
+        let fp = fnv1a(fingerprint(&job, &Options::default()).as_bytes());
+        // Rank 1 says hello and then never answers: rank 0 computes every item it
+        // can, and gives up on rank 1 with the items it holds.
+        let mut t = scripted(|_| Vec::new(), fp);
+        let err = coordinate_within(
+            &job,
+            &Options::default(),
+            &mut t,
+            "me".into(),
+            false,
+            Duration::from_millis(300),
+        )
+        .unwrap_err();
+        assert!(err.contains("rank 1"), "{}", err);
+        let given = t
+            .sent
+            .iter()
+            .filter(|(r, m)| *r == 1 && matches!(m, Message::Assign { .. }))
+            .count();
+        assert_eq!(given, held, "ahead {}", ahead);
+    }
+}
