@@ -10,15 +10,25 @@
 # perft") has the timings and how long each depth takes.
 #
 #   scripts/perft-deep.sh [DEPTH...]
-#   PERFT_THREADS  threads (default: every core)
+#   PERFT_THREADS  threads (default: every core; under PERFT_MPIRUN, a rank's)
 #   PERFT_HASH_MB  table size in MiB (default: ply's choice from the depth and the
-#                  free memory)
+#                  free memory; under PERFT_MPIRUN, a rank's)
+#   PERFT_CHECKPOINT_DIR  keep each depth's finished subtrees in DIR/perft-D.ckpt and
+#                  go on from it when the script is run again (--checkpoint, --resume):
+#                  for depths 21 and 22, which take hours
+#   PERFT_MPIRUN   a launcher to run each count on, with its arguments, for example
+#                  "mpirun -np 4 --hostfile hosts --bind-to none" (ply built with the
+#                  `mpi` feature; docs/mpi.md)
 #
 # CI runs depths 14 to 16 (scripts/test-draughts-perft-deep.sh); these take minutes
 # to tens of minutes, so they are a script of their own.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release --bin ply
+if [ -n "${PERFT_MPIRUN:-}" ]; then
+  cargo build --release -p ply-host --bin ply --features mpi
+else
+  cargo build --release --bin ply
+fi
 depths=("$@")
 [ ${#depths[@]} -eq 0 ] && depths=(17 18 19 20)
 threads=${PERFT_THREADS:-$(nproc)}
@@ -28,8 +38,15 @@ for d in "${depths[@]}"; do
     tests/data/checkers_perft.txt)
   args=(perft checkers:repeat=0 "$d" --threads "$threads")
   [ -n "${PERFT_HASH_MB:-}" ] && args+=(--hash-mb "$PERFT_HASH_MB")
-  echo "== ply ${args[*]} (load average $(cut -d' ' -f1-3 /proc/loadavg))"
-  out=$(target/release/ply "${args[@]}")
+  if [ -n "${PERFT_CHECKPOINT_DIR:-}" ]; then
+    mkdir -p "$PERFT_CHECKPOINT_DIR"
+    args+=(--checkpoint "$PERFT_CHECKPOINT_DIR/perft-$d.ckpt" --resume)
+  fi
+  launcher=()
+  # shellcheck disable=SC2206 # the launcher's words, split as a shell would
+  [ -n "${PERFT_MPIRUN:-}" ] && launcher=($PERFT_MPIRUN)
+  echo "== ${launcher[*]} ply ${args[*]} (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+  out=$("${launcher[@]}" target/release/ply "${args[@]}")
   echo "$out"
   got=$(echo "$out" | head -n 1)
   if [ -z "$expected" ]; then
