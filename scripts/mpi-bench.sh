@@ -1,21 +1,26 @@
 #!/usr/bin/env bash
-# Scaling of `ply perft` over MPI ranks on this machine: draughts perft at each depth
-# as one process on one thread (no MPI) and under `mpirun -np R` for each R (one
-# thread a rank; more ranks than cores are oversubscribed). The configurations take
-# turns, run after run, so that a change in the machine's other load touches them
-# alike. Prints a Markdown table (the one in docs/mpi.md): the median wall time of
-# RUNS runs of the whole command (mpirun's start of 0.5-0.7 s included) with the
-# fastest and slowest, the speedup of the median over the one-process median, the
-# median CPU time of all the processes (user + system: the work plus what MPI costs,
-# whatever else the machine runs), and the load average (1 minute) at the start and
-# the end of the depth. Every count is checked against the one-process count.
+# Scaling of long `ply` jobs over MPI ranks on this machine: each job as one process
+# on one thread (no MPI) and under `mpirun -np R` for each R (one thread a rank; more
+# ranks than cores are oversubscribed). The jobs are draughts perft at each depth of
+# DEPTHS, and the Kalah solves of SOLVES (every first move exact; the endgame tables
+# are built or loaded first, untimed). The configurations take turns, run after run,
+# so that a change in the machine's other load touches them alike. Prints a Markdown
+# table (the ones in docs/mpi.md): the median wall time of RUNS runs of the whole
+# command (mpirun's start of 0.5-0.7 s included) with the fastest and slowest, the
+# speedup of the median over the one-process median, the median CPU time of all the
+# processes (user + system: the work plus what MPI costs, whatever else the machine
+# runs), and the load average (1 minute) at the start and the end of the job. Every
+# result is checked against the one-process result (perft: the count; solve: the
+# value and every move's value).
 #
-#   scripts/mpi-bench.sh                              depth 13, ranks 1, 2, 4, 3 runs
-#   DEPTHS="13 14" RANKS="1 2 4 8" RUNS=5 scripts/mpi-bench.sh
+#   scripts/mpi-bench.sh                              perft 13, ranks 1, 2, 4, 3 runs
+#   DEPTHS="15 16" SOLVES="kalah:6x4" RANKS="1 2 4" RUNS=1 scripts/mpi-bench.sh
+#   DEPTHS="" SOLVES="kalah:6x4 kalah:6x4:empty-capture" scripts/mpi-bench.sh
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-depths="${DEPTHS:-13}"
+depths="${DEPTHS-13}"
+solves="${SOLVES:-}"
 ranks="${RANKS:-1 2 4}"
 runs="${RUNS:-3}"
 game="${GAME:-checkers}"
@@ -27,6 +32,8 @@ ply="$root/target/release/ply"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
 export OMPI_MCA_btl_base_warn_component_unused=0
+# One thread a process (a solve's threads; perft has --threads 1).
+export PLY_THREADS=1
 
 out=$(mktemp)
 trap 'rm -f "$out" "$out.err" "$out.cpu"' EXIT
@@ -34,25 +41,43 @@ s() { awk -v ms="$1" 'BEGIN { printf "%.2f", ms / 1000 }'; }
 
 echo "$(nproc) cores; $(mpirun --version | head -n 1); $runs runs a row, taking turns."
 echo
-echo "| perft | processes | leaves | wall s: median (fastest–slowest) | speedup | CPU s | load average at start, end |"
+echo "| job | processes | result | wall s: median (fastest–slowest) | speedup | CPU s | load average at start, end |"
 echo "|---|---|---:|---:|---:|---:|---:|"
-for d in $depths; do
+# The jobs: "perft D" and "solve SPEC".
+jobs=()
+for d in $depths; do jobs+=("perft $d"); done
+for g in $solves; do
+    jobs+=("solve $g")
+    # The endgame tables on disk before any timing.
+    PLY_THREADS=$(nproc) "$ply" solve "$g" >/dev/null 2>&1 || true
+done
+for job in "${jobs[@]}"; do
+    read -r kind arg <<<"$job"
     configs=(0 $ranks) # 0: one process without MPI
     declare -A times=() cpu=()
     want=""
     load0=$(cut -d' ' -f1 /proc/loadavg)
     for ((i = 0; i < runs; i++)); do
         for r in "${configs[@]}"; do
-            cmd=("$ply" perft "$game" "$d" --threads 1)
-            ((r > 0)) && cmd=(mpirun -np "$r" --oversubscribe "${cmd[@]}")
+            if [[ $kind == perft ]]; then
+                cmd=("$ply" perft "$game" "$arg" --threads 1)
+            else
+                cmd=("$ply" solve "$arg")
+            fi
+            ((r > 0)) && cmd=(mpirun -np "$r" --oversubscribe -x PLY_THREADS "${cmd[@]}")
             t0=$(date +%s%N)
-            /usr/bin/time -f "%U %S" -o "$out.cpu" "${cmd[@]}" >"$out" 2>"$out.err"
+            /usr/bin/time -f "%U %S" -o "$out.cpu" "${cmd[@]}" >"$out" 2>"$out.err" || true
             t1=$(date +%s%N)
-            cpu[$r]+="$(awk '{ printf "%d", ($1 + $2) * 1000 }' "$out.cpu") "
-            leaves=$(head -n 1 "$out")
-            [[ -z "$want" ]] && want=$leaves
-            if [[ "$leaves" != "$want" ]]; then
-                echo "perft $d on $r ranks counted $leaves, not $want" >&2
+            cpu[$r]+="$(awk '{ printf "%d", ($1 + $2) * 1000 }' "$out.cpu" | tail -n 1) "
+            if [[ $kind == perft ]]; then
+                result=$(head -n 1 "$out")
+            else
+                # The value and every move's value, on one line.
+                result=$(grep -E '^(value|move [0-9]+):' "$out" | tr '\n' ' ' | sed 's/ $//')
+            fi
+            [[ -z "$want" ]] && want=$result
+            if [[ -z "$result" || "$result" != "$want" ]]; then
+                echo "$job on $r ranks gave '$result', not '$want'" >&2
                 cat "$out.err" >&2
                 exit 1
             fi
@@ -72,7 +97,11 @@ for d in $depths; do
             label="$r rank$([[ $r == 1 ]] || echo s) × 1 thread"
             ((r > $(nproc))) && label+=", oversubscribed"
         fi
-        echo "| $game $d | $label | $want | $(s "$mid") ($(s "${sorted[0]}")–$(s "${sorted[$((runs - 1))]}")) | $(awk -v a="$base" -v b="$mid" 'BEGIN { printf "%.2f", a / b }') | $(s "${cpus[$((runs / 2))]}") | $load0, $load1 |"
+        shown=$want
+        [[ $kind == perft ]] && shown="$want leaves" || shown=$(echo "$want" | cut -d' ' -f1-2)
+        name="$kind $arg"
+        [[ $kind == perft ]] && name="perft $game $arg"
+        echo "| $name | $label | $shown | $(s "$mid") ($(s "${sorted[0]}")–$(s "${sorted[$((runs - 1))]}")) | $(awk -v a="$base" -v b="$mid" 'BEGIN { printf "%.2f", a / b }') | $(s "${cpus[$((runs / 2))]}") | $load0, $load1 |"
     done
     unset times cpu
 done
