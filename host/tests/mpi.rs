@@ -203,16 +203,7 @@ fn a_killed_rank_ends_the_job_and_resume_finishes_without_redoing_items() {
     assert!(saved > 0 && saved < 4628, "{}", stderr(&o));
     // Resumed on 3 ranks: the right total, and only the items the checkpoint lacked.
     let err = resume_long_perft(&ckpt, 3);
-    assert!(
-        err.contains(&format!(
-            "resuming: {} of 4628 items were done already",
-            saved
-        )),
-        "{}",
-        err
-    );
-    let computed: u64 = summary(&err).iter().map(|r| r.2).sum();
-    assert_eq!(computed, 4628 - saved as u64, "{}", err);
+    assert_resumed_only_the_rest(&err, saved as u64, 4628);
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -495,13 +486,7 @@ fn a_killed_rank_ends_a_solve_and_resume_finishes_it_with_the_same_values() {
     let err = stderr(&o);
     assert!(o.status.success(), "{}", err);
     assert_eq!(solve_values(&stdout(&o)), solve_values(&stdout(&one)));
-    assert!(
-        err.contains(&format!("resuming: {} of 6 items were done already", saved)),
-        "{}",
-        err
-    );
-    let computed: u64 = summary(&err).iter().map(|r| r.2).sum();
-    assert_eq!(computed, 6 - saved as u64, "{}", err);
+    assert_resumed_only_the_rest(&err, saved as u64, 6);
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -523,4 +508,19 @@ fn a_solve_on_several_ranks_refuses_the_settings_of_one_process() {
         assert!(stdout(&o).is_empty());
     }
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A resumed run's stderr says it read `saved` of `items` items from the checkpoint,
+/// and its per-rank summary shows that the ranks computed exactly the rest.
+fn assert_resumed_only_the_rest(err: &str, saved: u64, items: u64) {
+    assert!(
+        err.contains(&format!(
+            "resuming: {} of {} items were done already",
+            saved, items
+        )),
+        "{}",
+        err
+    );
+    let computed: u64 = summary(err).iter().map(|r| r.2).sum();
+    assert_eq!(computed, items - saved, "{}", err);
 }
