@@ -162,6 +162,98 @@ fn check_fits(bytes: u64, what: &str) -> Result<(), String> {
     }
 }
 
+/// A file's bytes mapped read-only into memory (Unix): the pages are the system's
+/// file cache itself, so a table file of gigabytes is usable in a fraction of a
+/// second and costs no memory of its own, where reading it would first clear and
+/// then fill as many fresh pages (measured in `docs/games/kalah.md`).
+#[cfg(unix)]
+pub struct FileMap {
+    ptr: *mut libc::c_void,
+    len: usize,
+}
+
+// SAFETY: the mapping is read-only and owned by the `FileMap`; shared references
+// only read it, from any thread.
+#[cfg(unix)]
+unsafe impl Send for FileMap {}
+// SAFETY: as above: nothing writes the mapping, so readers on several threads
+// cannot race.
+#[cfg(unix)]
+unsafe impl Sync for FileMap {}
+
+#[cfg(unix)]
+impl FileMap {
+    /// The first `len` bytes of `file` (which must hold them), mapped read-only and
+    /// brought in at once. `what` names the file in the error.
+    pub fn new(file: &std::fs::File, len: usize, what: &str) -> Result<FileMap, String> {
+        use std::os::unix::io::AsRawFd;
+        if len == 0 {
+            return Err(format!("cannot map {what}: it is empty"));
+        }
+        #[cfg(target_os = "linux")]
+        let flags = libc::MAP_PRIVATE | libc::MAP_POPULATE;
+        #[cfg(not(target_os = "linux"))]
+        let flags = libc::MAP_PRIVATE;
+        // SAFETY: a fresh read-only private mapping of an open file at offset 0;
+        // the kernel picks the address, so no memory of this process is affected.
+        let ptr = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ,
+                flags,
+                file.as_raw_fd(),
+                0,
+            )
+        };
+        if ptr == libc::MAP_FAILED {
+            return Err(format!(
+                "cannot map {}: {}",
+                what,
+                std::io::Error::last_os_error()
+            ));
+        }
+        Ok(FileMap { ptr, len })
+    }
+
+    /// The mapped bytes.
+    pub fn bytes(&self) -> &[u8] {
+        // SAFETY: `ptr..ptr + len` is a live read-only mapping owned by `self`,
+        // which nothing writes while it lives.
+        unsafe { std::slice::from_raw_parts(self.ptr as *const u8, self.len) }
+    }
+
+    /// The mapped bytes `range` as atomic bytes, for tables that are read with
+    /// atomic loads: relaxed loads of `AtomicI8` compile to plain loads, and atomic
+    /// loads of read-only memory are allowed (`std::sync::atomic`, "Atomic accesses
+    /// to read-only memory"). A store would fault on the read-only page.
+    ///
+    /// # Panics
+    /// If `range` is not inside the mapping.
+    pub fn atomic_bytes(&self, range: std::ops::Range<usize>) -> &[std::sync::atomic::AtomicI8] {
+        let bytes = &self.bytes()[range];
+        // SAFETY: `AtomicI8` has the size, alignment and bit validity of `i8` (and of
+        // `u8`), so the bytes are valid values of it; the slice borrows `self`.
+        unsafe {
+            std::slice::from_raw_parts(
+                bytes.as_ptr() as *const std::sync::atomic::AtomicI8,
+                bytes.len(),
+            )
+        }
+    }
+}
+
+#[cfg(unix)]
+impl Drop for FileMap {
+    fn drop(&mut self) {
+        // SAFETY: `ptr..ptr + len` is the mapping this `FileMap` made and owns, and
+        // no reference into it outlives `self`.
+        unsafe {
+            libc::munmap(self.ptr, self.len);
+        }
+    }
+}
+
 #[cfg(target_os = "linux")]
 fn advise_huge_pages<T>(v: &Vec<T>) {
     const HUGE: usize = 2 << 20;

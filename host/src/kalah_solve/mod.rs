@@ -37,7 +37,7 @@ mod table_file;
 mod tables;
 mod tasks;
 
-use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU64};
+use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -158,7 +158,7 @@ pub fn solve(
 /// What every solve searches with: the endgame tables (loaded or built) and the
 /// transposition table's memory, and the solver threads.
 struct Memory {
-    values: Vec<AtomicI8>,
+    values: tables::TableMemory,
     seeds: u32,
     words: Vec<AtomicU64>,
     threads: usize,
@@ -212,7 +212,10 @@ impl Memory {
                 progress,
             )?
         } else {
-            (Vec::new(), "endgame tables: none".to_string())
+            (
+                tables::TableMemory::Owned(Vec::new()),
+                "endgame tables: none".to_string(),
+            )
         };
         let table_secs = t0.elapsed().as_secs_f64();
         // A small game, or one the tables nearly cover, needs little table memory.
@@ -245,8 +248,13 @@ impl Memory {
     ) -> Result<scheduler::Job<'a>, String> {
         let rules = root.rules();
         let tables = if self.seeds > 0 {
-            EndgameTables::new(rules.pits, rules.empty_capture, self.seeds, &self.values)
-                .map_err(|e| e.to_string())?
+            EndgameTables::new(
+                rules.pits,
+                rules.empty_capture,
+                self.seeds,
+                self.values.values(),
+            )
+            .map_err(|e| e.to_string())?
         } else {
             EndgameTables::none(rules.pits, rules.empty_capture)
         };

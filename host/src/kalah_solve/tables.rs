@@ -57,8 +57,30 @@ fn tables_dir(dir: Option<PathBuf>) -> PathBuf {
     PathBuf::from(".ply-tables")
 }
 
+/// The memory of the endgame tables: the file mapped in place (when it holds every
+/// layer a solve needs, all good), or entries read and built into memory of its own.
+pub(super) enum TableMemory {
+    /// The layers, mapped from the file ([`table_file::map`]).
+    #[cfg(unix)]
+    Mapped(table_file::Mapped),
+    /// The layers, read from the file as far as it went and built from there.
+    Owned(Vec<AtomicI8>),
+}
+
+impl TableMemory {
+    /// The entries.
+    pub(super) fn values(&self) -> &[AtomicI8] {
+        match self {
+            #[cfg(unix)]
+            TableMemory::Mapped(m) => m.values(),
+            TableMemory::Owned(v) => v,
+        }
+    }
+}
+
 /// Endgame tables for `pits` and a capture rule covering `seeds` seeds in play:
-/// loaded from disk as far as the file goes, the rest built on `threads` threads
+/// mapped from the file when it holds them all and they check out (no copy, no
+/// memory of their own); else loaded from disk as far as the file goes, the rest built on `threads` threads
 /// and the file rewritten (to a temporary name, then renamed, so an interrupted
 /// run never leaves a damaged file).
 pub(super) fn load_or_build_tables(
@@ -68,11 +90,27 @@ pub(super) fn load_or_build_tables(
     threads: usize,
     dir: Option<PathBuf>,
     progress: &mut dyn FnMut(&str),
-) -> Result<(Vec<AtomicI8>, String), String> {
+) -> Result<(TableMemory, String), String> {
     let len = table_len(pits, seeds)
         .ok_or_else(|| format!("endgame tables of {} seeds are out of range", seeds))?;
     let dir = tables_dir(dir);
     let path = dir.join(table_file::file_name(pits, empty_capture));
+    #[cfg(unix)]
+    if let Some(m) = table_file::map(&path, pits, empty_capture, seeds, threads)? {
+        progress(&format!(
+            "endgame tables: mapped {} seeds in play ({} entries, checksums checked) from {}",
+            seeds,
+            len,
+            path.display()
+        ));
+        let note = format!(
+            "endgame tables: up to {} seeds in play, {} entries, mapped from {}",
+            seeds,
+            len,
+            path.display()
+        );
+        return Ok((TableMemory::Mapped(m), note));
+    }
     let mut values: Vec<AtomicI8> = crate::memory::huge_page_capacity(
         len,
         &format!(
@@ -178,5 +216,5 @@ pub(super) fn load_or_build_tables(
     } else {
         note += &format!(", from {}", path.display());
     }
-    Ok((values, note))
+    Ok((TableMemory::Owned(values), note))
 }

@@ -52,9 +52,9 @@ fn solve_small_sizes_prints_published_values_and_saves_tables() {
         assert!(!text.contains("<="), "{}", text);
         assert!(err(&o).contains("endgame tables: built"), "{}", err(&o));
     }
-    // A second run loads the saved tables instead of building them.
+    // A second run maps the saved tables (checked) instead of building them.
     let o = ply_env(&["solve", "kalah:3x3"], &d);
-    assert!(err(&o).contains("endgame tables: loaded"), "{}", err(&o));
+    assert!(err(&o).contains("endgame tables: mapped"), "{}", err(&o));
     assert_eq!(out(&o).lines().next(), Some("value: 2"));
     // Without tables the search alone finds the same values.
     let o = Command::new(env!("CARGO_BIN_EXE_ply"))
