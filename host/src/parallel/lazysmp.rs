@@ -120,6 +120,8 @@ where
         }),
         changed: Condvar::new(),
     });
+    // Once for all the engines: the entries of earlier searches are replaced first.
+    table.new_search();
     // A node budget is the engines' total.
     let limits = Limits {
         nodes: limits.nodes.map(|n| (n / threads as u64).max(1)),

@@ -17,6 +17,10 @@ use ply_core::search::{Bound, Hit, Score, Table};
 /// and `data`.
 pub const SLOT_BYTES: usize = std::mem::size_of::<[AtomicU64; 2]>();
 
+/// Where a slot's data word keeps the search's generation (its top 6 bits).
+const GENERATION_SHIFT: u32 = 58;
+const GENERATION_MASK: u64 = 63;
+
 /// Slots of the ABDADA table of positions being searched.
 const BUSY_SLOTS: usize = 1 << 15;
 
@@ -26,6 +30,9 @@ pub struct SharedTable {
     /// Slot `i` is words `2i` (check) and `2i + 1` (data).
     words: Vec<AtomicU64>,
     busy: BusyTable,
+    /// The search under way (6 bits, [`SharedTable::new_search`]): entries of an
+    /// earlier search are replaced first.
+    generation: AtomicU64,
 }
 
 /// A slot's two words.
@@ -45,7 +52,14 @@ impl SharedTable {
                 "the shared transposition table",
             )?,
             busy: BusyTable::new(BUSY_SLOTS),
+            generation: AtomicU64::new(0),
         })
+    }
+
+    /// A new search starts (once for all the engines that share the table): the
+    /// entries of earlier searches become the first to be replaced.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
     }
 
     /// A table of `mb` MiB.
@@ -99,7 +113,9 @@ impl SharedTable {
     }
 
     /// Stores a result for `key` at a node `ply` plies from the root. A slot holding
-    /// the same position searched deeper is kept; anything else is replaced.
+    /// the same position searched deeper is kept, and so is one holding another
+    /// position searched deeper in this search (depth-preferred, as the core's
+    /// table); anything else is replaced.
     #[inline]
     pub fn store(
         &self,
@@ -117,8 +133,11 @@ impl SharedTable {
         let depth = depth.min(u32::from(u8::MAX));
         let old = slot.data.load(Ordering::Relaxed);
         let old_key = slot.check.load(Ordering::Relaxed) ^ old;
-        let same = old_key == key && (old >> 40) & 3 != 0;
-        if same && u32::from((old >> 32) as u8) > depth {
+        let used = (old >> 40) & 3 != 0;
+        let same = old_key == key && used;
+        let gen = self.generation.load(Ordering::Relaxed) & GENERATION_MASK;
+        let old_deeper = u32::from((old >> 32) as u8) > depth;
+        if old_deeper && (same || (used && old >> GENERATION_SHIFT == gen)) {
             return;
         }
         let mv = match move_index {
@@ -130,7 +149,8 @@ impl SharedTable {
         let data = u64::from(to_tt(value, ply) as u32)
             | u64::from(depth) << 32
             | u64::from(bound.bits()) << 40
-            | mv << 42;
+            | mv << 42
+            | gen << GENERATION_SHIFT;
         slot.check.store(key ^ data, Ordering::Relaxed);
         slot.data.store(data, Ordering::Relaxed);
     }
@@ -239,20 +259,38 @@ mod tests {
         );
         assert!(t.probe(0xdead_bef0, 3).is_none());
         // A win stored two plies deep is a win two plies sooner one ply higher.
+        let t = SharedTable::new(64).unwrap();
         t.store(42, 2, 1, WIN - 5, Bound::Exact, None);
         assert_eq!(t.probe(42, 1).unwrap().value, WIN - 4);
         assert_eq!(t.probe(42, 1).unwrap().move_index, None);
     }
 
     #[test]
-    fn deeper_entry_of_same_position_is_kept() {
+    fn deeper_entries_of_this_search_are_kept_and_earlier_searches_replaced() {
         let t = SharedTable::new(1).unwrap();
         t.store(9, 0, 6, 10, Bound::Exact, None);
+        // The same position searched less deep: kept.
         t.store(9, 0, 4, 20, Bound::Exact, None);
         assert_eq!(t.probe(9, 0).unwrap().value, 10);
+        // Another position searched less deep in the same search: kept too.
         t.store(10, 0, 1, 30, Bound::Upper, None);
-        assert_eq!(t.probe(10, 0).unwrap().value, 30);
+        assert!(t.probe(10, 0).is_none());
+        assert_eq!(t.probe(9, 0).unwrap().value, 10);
+        // As deep: replaced.
+        t.store(10, 0, 6, 40, Bound::Lower, None);
+        assert_eq!(t.probe(10, 0).unwrap().value, 40);
         assert!(t.probe(9, 0).is_none());
+        // In the next search the earlier entry gives way to any new one.
+        t.new_search();
+        t.store(11, 0, 1, 50, Bound::Upper, None);
+        assert_eq!(t.probe(11, 0).unwrap().value, 50);
+        assert!(t.probe(10, 0).is_none());
+        // 64 searches later the generation wraps round; entries still work.
+        for _ in 0..64 {
+            t.new_search();
+        }
+        t.store(12, 0, 2, 60, Bound::Exact, Some(1));
+        assert_eq!(t.probe(12, 0).unwrap().move_index, Some(1));
     }
 
     #[test]
