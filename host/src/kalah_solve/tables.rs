@@ -80,9 +80,9 @@ impl TableMemory {
 
 /// Endgame tables for `pits` and a capture rule covering `seeds` seeds in play:
 /// mapped from the file when it holds them all and they check out (no copy, no
-/// memory of their own); else loaded from disk as far as the file goes, the rest built on `threads` threads
-/// and the file rewritten (to a temporary name, then renamed, so an interrupted
-/// run never leaves a damaged file).
+/// memory of their own); else loaded from disk as far as the file goes, the rest
+/// built on `threads` threads and the file rewritten (to a temporary name, then
+/// renamed, so an interrupted run never leaves a damaged file).
 pub(super) fn load_or_build_tables(
     pits: u8,
     empty_capture: bool,
