@@ -493,6 +493,16 @@ mod tests {
         v
     }
 
+    /// The tables of 3 pits up to 12 seeds under a rule, saved to their file in a
+    /// fresh scratch folder: the folder, the file and the tables.
+    fn saved(name: &str, ec: bool) -> (std::path::PathBuf, std::path::PathBuf, Vec<AtomicI8>) {
+        let dir = scratch(name);
+        let path = dir.join(file_name(3, ec));
+        let t = table(3, ec, 12);
+        save(&path, 3, ec, 12, &t).unwrap();
+        (dir, path, t)
+    }
+
     fn same(a: &[AtomicI8], b: &[AtomicI8]) -> bool {
         a.len() == b.len()
             && a.iter()
@@ -525,10 +535,7 @@ mod tests {
 
     #[test]
     fn a_saved_table_loads_whole_and_in_part() {
-        let dir = scratch("roundtrip");
-        let path = dir.join(file_name(3, true));
-        let t = table(3, true, 12);
-        save(&path, 3, true, 12, &t).unwrap();
+        let (dir, path, t) = saved("roundtrip", true);
         let mut v = Vec::new();
         let l = load(&path, 3, true, 12, &mut v).unwrap();
         assert_eq!((l.layers, l.problem), (13, None));
@@ -549,10 +556,7 @@ mod tests {
 
     #[test]
     fn damage_is_found_and_the_good_layers_before_it_kept() {
-        let dir = scratch("damage");
-        let path = dir.join(file_name(3, false));
-        let t = table(3, false, 12);
-        save(&path, 3, false, 12, &t).unwrap();
+        let (dir, path, _) = saved("damage", false);
         let good = fs::read(&path).unwrap();
         let head = header_len(12);
         let load_bytes = |bytes: &[u8], pits: u8, ec: bool| {
@@ -629,10 +633,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn a_good_file_is_mapped_whole_or_in_part_and_a_damaged_one_never() {
-        let dir = scratch("map");
-        let path = dir.join(file_name(3, true));
-        let t = table(3, true, 12);
-        save(&path, 3, true, 12, &t).unwrap();
+        let (dir, path, t) = saved("map", true);
         let good = fs::read(&path).unwrap();
         for threads in [1, 2, 5] {
             let m = map(&path, 3, true, 12, threads).unwrap().expect("mapped");
