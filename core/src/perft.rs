@@ -9,7 +9,7 @@
 
 pub mod table;
 
-pub use table::{perft_tabled, BucketTable, PerftBucket, PerftKey, PerftTable};
+pub use table::{perft_tabled, BucketTable, PerftBucket, PerftKey, PerftTable, Slot};
 
 use crate::game::Game;
 

@@ -115,6 +115,23 @@ fn halma_both_boards_and_the_draw_limit() {
     assert_eq!(n, 4 * 4 + 6 * 5 + 2 * 3);
 }
 
+#[test]
+fn nodes_with_more_children_than_the_table_handles_at_once() {
+    // The table keeps the slots of a node's children in chunks of 32: positions with
+    // more than two chunks of moves, counted through table nodes at depth 4.
+    let wide: Vec<Halma8> = (0..40)
+        .flat_map(|seed| positions(Halma8::start(HalmaRules::default()), 30, seed).take(20))
+        .filter(|g| g.legal_moves().len() > 64)
+        .take(2)
+        .collect();
+    assert_eq!(
+        wide.len(),
+        2,
+        "no Halma position with more than 64 moves found"
+    );
+    assert_eq!(agree(wide, 4), 2 * 5);
+}
+
 /// Checks on many positions that a key is below `2^bits` and that two positions
 /// with one key are the same position (`same`).
 fn keys_are_exact<G: PerftKey>(games: impl Iterator<Item = G>, same: impl Fn(&G, &G) -> bool) {

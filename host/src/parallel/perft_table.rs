@@ -18,7 +18,7 @@
 use std::sync::atomic::{fence, AtomicU64, Ordering};
 
 use ply_core::perft::table::{Layout, SEQ_MASK};
-use ply_core::perft::PerftTable;
+use ply_core::perft::{PerftTable, Slot};
 
 /// Bytes per bucket.
 pub const BUCKET_BYTES: u64 = 64;
@@ -87,13 +87,20 @@ impl SharedPerftTable {
         &self.words[at..at + WORDS]
     }
 
-    /// The count stored for `key` at `depth`, if a consistent read finds one.
+    /// The slot of `key` in this table.
     #[inline]
-    pub fn probe(&self, key: u128, depth: u32) -> Option<u64> {
+    pub fn slot(&self, key: u128) -> Slot {
+        self.layout.slot(key)
+    }
+
+    /// The count stored at `slot` (from [`SharedPerftTable::slot`]) for `depth`
+    /// plies, if a consistent read finds one.
+    #[inline]
+    pub fn probe(&self, slot: Slot, depth: u32) -> Option<u64> {
         if self.buckets == 0 {
             return None;
         }
-        let (i, tag) = self.layout.locate(key);
+        let (i, tag) = self.layout.split(slot);
         let b = self.bucket(i);
         let first = b[0].load(Ordering::Acquire);
         if first & 1 != 0 {
@@ -110,13 +117,13 @@ impl SharedPerftTable {
         self.layout.find(&w, tag, depth)
     }
 
-    /// Asks the processor to fetch the bucket of `key` into its caches.
+    /// Asks the processor to fetch the bucket of `slot` into its caches.
     #[inline]
-    pub fn prefetch(&self, key: u128) {
+    pub fn prefetch(&self, slot: Slot) {
         if self.buckets == 0 {
             return;
         }
-        let (i, _) = self.layout.locate(key);
+        let (i, _) = self.layout.split(slot);
         let p = self.bucket(i).as_ptr();
         #[cfg(target_arch = "x86_64")]
         // SAFETY: a prefetch is a hint that never faults and changes no memory or
@@ -128,14 +135,14 @@ impl SharedPerftTable {
         let _ = p;
     }
 
-    /// Stores the count of `key` at `depth`, unless it does not fit the entry or
-    /// another thread is writing the bucket.
+    /// Stores the count of the position at `slot` for `depth` plies, unless it does
+    /// not fit the entry or another thread is writing the bucket.
     #[inline]
-    pub fn store(&self, key: u128, depth: u32, count: u64) {
+    pub fn store(&self, slot: Slot, depth: u32, count: u64) {
         if self.buckets == 0 || !self.layout.storable(depth, count) {
             return;
         }
-        let (i, tag) = self.layout.locate(key);
+        let (i, tag) = self.layout.split(slot);
         let b = self.bucket(i);
         let first = b[0].load(Ordering::Relaxed);
         if first & 1 != 0 {
@@ -206,19 +213,23 @@ impl PerftTable for Counted<'_> {
         self.table.layout.key_bits()
     }
     #[inline]
-    fn probe(&mut self, key: u128, depth: u32) -> Option<u64> {
+    fn slot(&self, key: u128) -> Slot {
+        self.table.slot(key)
+    }
+    #[inline]
+    fn probe(&mut self, slot: Slot, depth: u32) -> Option<u64> {
         self.probes += 1;
-        let r = self.table.probe(key, depth);
+        let r = self.table.probe(slot, depth);
         self.hits += u64::from(r.is_some());
         r
     }
     #[inline]
-    fn store(&mut self, key: u128, depth: u32, count: u64) {
-        self.table.store(key, depth, count)
+    fn store(&mut self, slot: Slot, depth: u32, count: u64) {
+        self.table.store(slot, depth, count)
     }
     #[inline]
-    fn prefetch(&self, key: u128) {
-        self.table.prefetch(key)
+    fn prefetch(&self, slot: Slot) {
+        self.table.prefetch(slot)
     }
 }
 
@@ -227,16 +238,20 @@ impl PerftTable for &SharedPerftTable {
         self.layout.key_bits()
     }
     #[inline]
-    fn probe(&mut self, key: u128, depth: u32) -> Option<u64> {
-        SharedPerftTable::probe(self, key, depth)
+    fn slot(&self, key: u128) -> Slot {
+        SharedPerftTable::slot(self, key)
     }
     #[inline]
-    fn store(&mut self, key: u128, depth: u32, count: u64) {
-        SharedPerftTable::store(self, key, depth, count)
+    fn probe(&mut self, slot: Slot, depth: u32) -> Option<u64> {
+        SharedPerftTable::probe(self, slot, depth)
     }
     #[inline]
-    fn prefetch(&self, key: u128) {
-        SharedPerftTable::prefetch(self, key)
+    fn store(&mut self, slot: Slot, depth: u32, count: u64) {
+        SharedPerftTable::store(self, slot, depth, count)
+    }
+    #[inline]
+    fn prefetch(&self, slot: Slot) {
+        SharedPerftTable::prefetch(self, slot)
     }
 }
 
@@ -252,34 +267,37 @@ mod tests {
         assert_eq!(t.capacity(), (2 << 20) / 16);
         assert_eq!(t.bucket(5).as_ptr() as usize % 64, 0);
         let empty = SharedPerftTable::new(63, 97).unwrap();
-        empty.store(1, 5, 5);
-        assert_eq!((empty.bytes(), empty.probe(1, 5)), (0, None));
+        empty.store(empty.slot(1), 5, 5);
+        assert_eq!((empty.bytes(), empty.probe(empty.slot(1), 5)), (0, None));
     }
 
     #[test]
     fn store_and_probe_round_trip_and_keep_the_sequence_even() {
         let t = SharedPerftTable::new(64, 97).unwrap();
         for k in 0..6u128 {
-            t.store(k << 80, 4, k as u64 + 10);
+            t.store(t.slot(k << 80), 4, k as u64 + 10);
         }
         // One bucket of four: the last four stored (equal depths, smaller counts go).
         for k in 2..6u128 {
-            assert_eq!(t.probe(k << 80, 4), Some(k as u64 + 10));
+            assert_eq!(t.probe(t.slot(k << 80), 4), Some(k as u64 + 10));
         }
-        assert_eq!(t.probe(0, 4), None);
+        assert_eq!(t.probe(t.slot(0), 4), None);
         assert_eq!(t.bucket(0)[0].load(Ordering::Relaxed) & SEQ_MASK, 12);
     }
 
     #[test]
     fn a_bucket_being_written_is_not_read_or_written() {
         let t = SharedPerftTable::new(64, 97).unwrap();
-        t.store(7, 4, 70);
+        t.store(t.slot(7), 4, 70);
         let w0 = t.bucket(0)[0].load(Ordering::Relaxed);
         t.bucket(0)[0].store(w0 | 1, Ordering::Relaxed);
-        assert_eq!(t.probe(7, 4), None);
-        t.store(8, 4, 80);
+        assert_eq!(t.probe(t.slot(7), 4), None);
+        t.store(t.slot(8), 4, 80);
         t.bucket(0)[0].store(w0, Ordering::Relaxed);
-        assert_eq!((t.probe(7, 4), t.probe(8, 4)), (Some(70), None));
+        assert_eq!(
+            (t.probe(t.slot(7), 4), t.probe(t.slot(8), 4)),
+            (Some(70), None)
+        );
     }
 
     #[test]
@@ -298,9 +316,9 @@ mod tests {
                         x ^= x >> 7;
                         x ^= x << 17;
                         let k = u128::from(x % 64) << 70 | 3;
-                        t.store(k, 5, count(k));
+                        t.store(t.slot(k), 5, count(k));
                         let p = u128::from((x >> 20) % 64) << 70 | 3;
-                        if let Some(n) = t.probe(p, 5) {
+                        if let Some(n) = t.probe(t.slot(p), 5) {
                             assert_eq!(n, count(p));
                         }
                     }
