@@ -18,6 +18,16 @@ pub fn perft<G: Game>(game: &G, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => game.count_moves(),
+        2 => {
+            // The last two plies by hand: each child is only counted, so the parts
+            // of its state that counting does not read (the hash) need not be built.
+            let mut moves = G::MoveList::default();
+            game.generate_moves(&mut moves);
+            moves
+                .iter()
+                .map(|&mv| game.play_unchecked(mv).count_moves())
+                .sum()
+        }
         _ => {
             // Generated in place: returning the list by value would copy it.
             let mut moves = G::MoveList::default();
