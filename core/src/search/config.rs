@@ -27,9 +27,10 @@ pub struct EngineConfig {
     pub tt_cutoff: TtCutoff,
     /// Killer moves and the history heuristic.
     pub killers_and_history: bool,
-    /// ABDADA: at nodes with at least [`ABDADA_MIN_DEPTH`](crate::search::engine::ABDADA_MIN_DEPTH) plies left, a younger
-    /// move whose position another engine on the same table is searching is put off
-    /// until the node's other moves are done. Needs a table shared by several
+    /// ABDADA: at the root and at nodes with at least
+    /// [`ABDADA_MIN_DEPTH`](crate::search::engine::ABDADA_MIN_DEPTH) plies left, a
+    /// younger move whose position another engine on the same table is searching is
+    /// put off until the node's other moves are done. Needs a table shared by several
     /// engines; on a private table nothing is ever busy.
     pub abdada: bool,
     /// The engine's number among engines sharing a table (0: the main one). Helper

@@ -19,8 +19,9 @@
 //! * principal variation search (null windows after the first move);
 //! * quiescence: at the horizon a non-quiet position ([`Game::is_quiet`]) is searched
 //!   on until it is quiet, so a pending capture is never mis-evaluated;
-//! * for parallel search: ABDADA's deferral of moves another thread is searching
-//!   ([`EngineConfig::abdada`]) and a different root order per helper thread
+//! * for parallel search: ABDADA's deferral of moves another thread is searching,
+//!   at the root as at inner nodes ([`EngineConfig::abdada`]), and a different root
+//!   order per helper thread
 //!   ([`EngineConfig::helper`]);
 //! * the principal variation, read back from the table.
 //!
@@ -296,8 +297,31 @@ impl<G: Game, E: Evaluator<G>, C: Clock, T: Table> Engine<G, E, C, T> {
         let mut best = None;
         let mut completed = 0;
         let mut first = true;
-        for i in order {
+        // ABDADA at the root too: a root move another engine is searching is put off
+        // until the others are done (by then its value is usually in the table).
+        let defer = self.config.abdada;
+        let mut deferred: heapless::Vec<u16, MAX_DEFERRED> = heapless::Vec::new();
+        let mut next_deferred = 0;
+        loop {
+            let (i, second_pass) = if let Some(i) = order.next() {
+                (i, false)
+            } else if next_deferred < deferred.len() {
+                next_deferred += 1;
+                (usize::from(deferred[next_deferred - 1]), true)
+            } else {
+                break;
+            };
             let child = game.play_unchecked(moves[i]);
+            let busy_key = if defer && !first {
+                let k = self.key(&child);
+                if !second_pass && self.tt.is_busy(k) && deferred.push(i as u16).is_ok() {
+                    continue;
+                }
+                self.tt.enter(k);
+                Some(k)
+            } else {
+                None
+            };
             let v = if first {
                 self.child(game, &child, depth - 1, 1, alpha, beta)
             } else {
@@ -308,6 +332,9 @@ impl<G: Game, E: Evaluator<G>, C: Clock, T: Table> Engine<G, E, C, T> {
                     v
                 }
             };
+            if let Some(k) = busy_key {
+                self.tt.leave(k);
+            }
             first = false;
             if self.aborted {
                 break;

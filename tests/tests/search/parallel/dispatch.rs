@@ -241,3 +241,82 @@ fn only_the_engine_strategies_allocate_a_table() {
     );
     assert_eq!(run(Algo::Engine, 1, &mut tables), shared + (1 << 20));
 }
+
+/// A table that reports one position as searched by another engine (ABDADA's busy
+/// mark) and records every position the engine enters.
+struct OneBusy<'t> {
+    inner: ply_core::search::TranspositionTable<&'t mut [TtEntry]>,
+    busy: u64,
+    entered: Vec<u64>,
+}
+
+impl ply_core::search::Table for OneBusy<'_> {
+    fn probe(&self, key: u64, ply: u32) -> Option<ply_core::search::Hit> {
+        self.inner.probe(key, ply)
+    }
+    fn store(
+        &mut self,
+        key: u64,
+        ply: u32,
+        depth: u32,
+        value: ply_core::search::Score,
+        bound: ply_core::search::Bound,
+        move_index: Option<usize>,
+    ) {
+        self.inner.store(key, ply, depth, value, bound, move_index)
+    }
+    fn is_busy(&self, key: u64) -> bool {
+        key == self.busy
+    }
+    fn enter(&mut self, key: u64) {
+        self.entered.push(key);
+    }
+}
+
+#[test]
+fn abdada_puts_off_a_root_move_another_engine_is_searching_and_still_searches_it() {
+    // Each root move but the first, marked busy in turn: the engine (ABDADA, exact
+    // mode) enters that move's position after every other root move's, and still
+    // returns alpha-beta's value and a move that reaches it.
+    let eval = StoreDifference;
+    let g = Kalah::start(Default::default());
+    let depth = 5;
+    let expected = alphabeta(&g, depth, &eval);
+    let moves = g.legal_moves();
+    let children: Vec<u64> = moves
+        .iter()
+        .map(|&mv| g.play_unchecked(mv).search_key())
+        .collect();
+    let mut put_off = 0;
+    for (i, &busy) in children.iter().enumerate() {
+        let mut slots = vec![TtEntry::EMPTY; 1 << 12];
+        let table = OneBusy {
+            inner: ply_core::search::TranspositionTable::new(&mut slots[..]),
+            busy,
+            entered: Vec::new(),
+        };
+        let config = EngineConfig {
+            abdada: true,
+            ..EngineConfig::exact()
+        };
+        let mut engine = Engine::with_table(table, &eval, NoClock, config);
+        let r = engine.search(&g, Limits::depth(depth));
+        assert_eq!(r.value, expected.value, "root move {i} busy");
+        assert_eq!(move_value(&g, r.best_move.unwrap(), depth, &eval), r.value);
+        let entered = &engine.table().entered;
+        // The root children entered in the last iteration, in order.
+        let last_iteration: Vec<u64> = entered
+            .iter()
+            .rev()
+            .filter(|k| children.contains(k))
+            .take(children.len() - 1)
+            .copied()
+            .collect();
+        if last_iteration.len() == children.len() - 1 && last_iteration[0] == busy {
+            put_off += 1;
+        }
+    }
+    // The first root move is never put off (it is searched at once by every engine);
+    // every other one is, when busy.
+    assert_eq!(put_off, children.len() - 1, "root moves put off");
+}
