@@ -7,6 +7,14 @@
 //! the check `check ^ data == key` and is ignored, so no engine ever uses a value
 //! stored for another position. Beside the slots, a small table of the positions
 //! being searched right now serves ABDADA's deferral.
+//!
+//! The slots' memory comes zeroed from the kernel, a page at a time as it is first
+//! touched. A bitmap of the pages written so far keeps probes off the others: a read
+//! of an untouched page would map the kernel's shared zero page, and the first store
+//! there would then have to replace that mapping on every core running an engine (a
+//! TLB shootdown: an inter-processor interrupt per page, which on a virtual machine
+//! cost a 2-thread checkers search a tenth of its time). An unwritten page holds only
+//! empty slots, so such a probe misses, as it would have anyway.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -29,6 +37,9 @@ const BUSY_SLOTS: usize = 1 << 15;
 pub struct SharedTable {
     /// Slot `i` is words `2i` (check) and `2i + 1` (data).
     words: Vec<AtomicU64>,
+    /// One bit per 4 KiB page of `words` that a store has reached (page `p` of the
+    /// allocation: bit `p % 64` of word `p / 64`).
+    written: Box<[AtomicU64]>,
     busy: BusyTable,
     /// The search under way (6 bits, [`SharedTable::new_search`]): entries of an
     /// earlier search are replaced first.
@@ -46,11 +57,14 @@ impl SharedTable {
     /// memory is zeroed by the kernel as it is first touched. An error names the
     /// size if the memory cannot be had.
     pub fn new(slots: usize) -> Result<Self, String> {
+        let words = crate::memory::zeroed_atomic_words_small_pages(
+            slots.saturating_mul(2),
+            "the shared transposition table",
+        )?;
+        let pages = page_of(&words, words.len().saturating_sub(1)) + 1;
         Ok(SharedTable {
-            words: crate::memory::zeroed_atomic_words_small_pages(
-                slots.saturating_mul(2),
-                "the shared transposition table",
-            )?,
+            words,
+            written: (0..pages.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
             busy: BusyTable::new(BUSY_SLOTS),
             generation: AtomicU64::new(0),
         })
@@ -93,7 +107,11 @@ impl SharedTable {
         if self.words.is_empty() {
             return None;
         }
-        let slot = self.slot(self.index(key));
+        let index = self.index(key);
+        if !self.is_written(index) {
+            return None;
+        }
+        let slot = self.slot(index);
         let data = slot.data.load(Ordering::Relaxed);
         let check = slot.check.load(Ordering::Relaxed);
         if check ^ data != key {
@@ -129,10 +147,17 @@ impl SharedTable {
         if self.words.is_empty() || bound == Bound::Empty {
             return;
         }
-        let slot = self.slot(self.index(key));
+        let index = self.index(key);
+        let slot = self.slot(index);
         let depth = depth.min(u32::from(u8::MAX));
-        let old = slot.data.load(Ordering::Relaxed);
-        let old_key = slot.check.load(Ordering::Relaxed) ^ old;
+        // A page no store has reached holds empty slots: not read (see the module
+        // documentation), so this write is the page's first touch.
+        let (old, old_key) = if self.mark_written(index) {
+            let old = slot.data.load(Ordering::Relaxed);
+            (old, slot.check.load(Ordering::Relaxed) ^ old)
+        } else {
+            (0, 0)
+        };
         let used = (old >> 40) & 3 != 0;
         let same = old_key == key && used;
         let gen = self.generation.load(Ordering::Relaxed) & GENERATION_MASK;
@@ -155,6 +180,41 @@ impl SharedTable {
         slot.data.store(data, Ordering::Relaxed);
     }
 
+    /// True once a store has reached the page (or both pages) of slot `index`.
+    #[inline]
+    fn is_written(&self, index: usize) -> bool {
+        let bit =
+            |page: usize| self.written[page / 64].load(Ordering::Relaxed) & (1 << (page % 64));
+        let (first, last) = self.pages(index);
+        bit(first) != 0 && (first == last || bit(last) != 0)
+    }
+
+    /// Records that a store reaches the page (or both pages) of slot `index`;
+    /// returns true if they had been reached before.
+    #[inline]
+    fn mark_written(&self, index: usize) -> bool {
+        let (first, last) = self.pages(index);
+        let mut before = true;
+        for page in [first, last] {
+            let bit = 1 << (page % 64);
+            let word = &self.written[page / 64];
+            if word.load(Ordering::Relaxed) & bit == 0 {
+                before &= word.fetch_or(bit, Ordering::Relaxed) & bit != 0;
+            }
+        }
+        before
+    }
+
+    /// The pages of slot `index`'s two words (the same page unless the allocation
+    /// is not 16-byte aligned and the slot straddles a boundary).
+    #[inline]
+    fn pages(&self, index: usize) -> (usize, usize) {
+        (
+            page_of(&self.words, 2 * index),
+            page_of(&self.words, 2 * index + 1),
+        )
+    }
+
     /// The ABDADA table of positions being searched.
     pub fn busy(&self) -> &BusyTable {
         &self.busy
@@ -162,6 +222,7 @@ impl SharedTable {
 
     #[cfg(test)]
     fn write_raw(&self, index: usize, check: u64, data: u64) {
+        self.mark_written(index);
         self.slot(index).check.store(check, Ordering::Relaxed);
         self.slot(index).data.store(data, Ordering::Relaxed);
     }
@@ -196,6 +257,13 @@ impl Table for &SharedTable {
     fn leave(&mut self, key: u64) {
         self.busy.leave(key)
     }
+}
+
+/// The 4 KiB page of `words[i]`, counted from the page of `words[0]`.
+#[inline]
+fn page_of(words: &[AtomicU64], i: usize) -> usize {
+    let base = words.as_ptr() as usize;
+    ((base + 8 * i) >> 12) - (base >> 12)
 }
 
 /// Positions some thread is searching right now (simplified ABDADA): one key per
@@ -242,6 +310,40 @@ impl BusyTable {
 mod tests {
     use super::*;
     use ply_core::search::WIN;
+
+    #[test]
+    fn every_slot_of_every_page_round_trips() {
+        // 2^14 slots of 16 bytes: 64 pages. Key `i << 50` lands in slot `i`.
+        let t = SharedTable::new(1 << 14).unwrap();
+        let key = |i: u64| i << 50 | 1;
+        for i in 0..1 << 14 {
+            assert_eq!(t.index(key(i)), i as usize);
+            t.store(key(i), 0, 3, i as Score, Bound::Exact, None);
+        }
+        for i in 0..1 << 14 {
+            assert_eq!(t.probe(key(i), 0).map(|h| h.value), Some(i as Score));
+        }
+    }
+
+    #[test]
+    fn probes_read_only_pages_a_store_has_reached() {
+        // A slot's words put in place behind the table's back, on a page no store
+        // has reached: the probe does not read them. Once the page is marked, it does.
+        let full = SharedTable::new(1 << 10).unwrap();
+        full.store(77, 0, 5, 9, Bound::Exact, None);
+        let i = full.index(77);
+        let (check, data) = (
+            full.slot(i).check.load(Ordering::Relaxed),
+            full.slot(i).data.load(Ordering::Relaxed),
+        );
+        let t = SharedTable::new(1 << 10).unwrap();
+        t.slot(i).check.store(check, Ordering::Relaxed);
+        t.slot(i).data.store(data, Ordering::Relaxed);
+        assert!(t.probe(77, 0).is_none());
+        assert!(!t.mark_written(i));
+        assert!(t.mark_written(i));
+        assert_eq!(t.probe(77, 0).map(|h| h.value), Some(9));
+    }
 
     #[test]
     fn store_and_probe_round_trip() {
