@@ -56,6 +56,43 @@ pub const ABDADA_MIN_DEPTH: u32 = 3;
 /// searched at once.
 const MAX_DEFERRED: usize = 32;
 
+/// A node's moves in ABDADA's order: the ordered moves, then those put off because
+/// another engine was searching them.
+struct Deferral {
+    /// Whether moves may be put off at this node.
+    on: bool,
+    deferred: heapless::Vec<u16, MAX_DEFERRED>,
+    next: usize,
+}
+
+impl Deferral {
+    #[inline]
+    fn new(on: bool) -> Self {
+        Deferral {
+            on,
+            deferred: heapless::Vec::new(),
+            next: 0,
+        }
+    }
+
+    /// The next move's index, and true if it was put off before.
+    #[inline]
+    fn next(&mut self, order: &mut MoveOrder) -> Option<(usize, bool)> {
+        if let Some(i) = order.next() {
+            return Some((i, false));
+        }
+        let i = *self.deferred.get(self.next)?;
+        self.next += 1;
+        Some((usize::from(i), true))
+    }
+
+    /// Puts move `i` off; false if the list is full (the move is searched now).
+    #[inline]
+    fn put_off(&mut self, i: usize) -> bool {
+        self.deferred.push(i as u16).is_ok()
+    }
+}
+
 /// The clock is read at least every this many nodes.
 const MAX_CHECK_INTERVAL: u64 = 1024;
 
@@ -299,28 +336,12 @@ impl<G: Game, E: Evaluator<G>, C: Clock, T: Table> Engine<G, E, C, T> {
         let mut first = true;
         // ABDADA at the root too: a root move another engine is searching is put off
         // until the others are done (by then its value is usually in the table).
-        let defer = self.config.abdada;
-        let mut deferred: heapless::Vec<u16, MAX_DEFERRED> = heapless::Vec::new();
-        let mut next_deferred = 0;
-        loop {
-            let (i, second_pass) = if let Some(i) = order.next() {
-                (i, false)
-            } else if next_deferred < deferred.len() {
-                next_deferred += 1;
-                (usize::from(deferred[next_deferred - 1]), true)
-            } else {
-                break;
-            };
+        let mut deferral = Deferral::new(self.config.abdada);
+        while let Some((i, second_pass)) = deferral.next(&mut order) {
             let child = game.play_unchecked(moves[i]);
-            let busy_key = if defer && !first {
-                let k = self.key(&child);
-                if !second_pass && self.tt.is_busy(k) && deferred.push(i as u16).is_ok() {
-                    continue;
-                }
-                self.tt.enter(k);
-                Some(k)
-            } else {
-                None
+            let Some(busy_key) = self.enter_move(&mut deferral, i, second_pass, &child, !first)
+            else {
+                continue;
             };
             let v = if first {
                 self.child(game, &child, depth - 1, 1, alpha, beta)
@@ -366,6 +387,29 @@ impl<G: Game, E: Evaluator<G>, C: Clock, T: Table> Engine<G, E, C, T> {
         negamax_child(parent, child, alpha, beta, |alpha, beta| {
             self.node(child, depth, ply, alpha, beta, 0)
         })
+    }
+
+    /// ABDADA at one move of a node (`eligible`: not the node's first move): `None`
+    /// if the move is put off because another engine is searching `child`, else the
+    /// key this engine entered as busy, if any (to leave once the move is searched).
+    #[inline]
+    fn enter_move(
+        &mut self,
+        deferral: &mut Deferral,
+        i: usize,
+        second_pass: bool,
+        child: &G,
+        eligible: bool,
+    ) -> Option<Option<u64>> {
+        if !(deferral.on && eligible) {
+            return Some(None);
+        }
+        let k = self.key(child);
+        if !second_pass && self.tt.is_busy(k) && deferral.put_off(i) {
+            return None;
+        }
+        self.tt.enter(k);
+        Some(Some(k))
     }
 
     #[inline]
@@ -489,32 +533,15 @@ impl<G: Game, E: Evaluator<G>, C: Clock, T: Table> Engine<G, E, C, T> {
         let mut best_move = None;
         let child_depth = depth.saturating_sub(1);
         let child_qply = if quiescing { qply + 1 } else { 0 };
-        let defer = self.config.abdada && depth >= ABDADA_MIN_DEPTH;
-        let mut deferred: heapless::Vec<u16, MAX_DEFERRED> = heapless::Vec::new();
-        let mut next_deferred = 0;
+        let mut deferral = Deferral::new(self.config.abdada && depth >= ABDADA_MIN_DEPTH);
         let mut searched = 0;
-        loop {
-            // The ordered moves, then (ABDADA) those put off because another engine
-            // was searching them.
-            let (i, second_pass) = if let Some(i) = order.next() {
-                (i, false)
-            } else if next_deferred < deferred.len() {
-                next_deferred += 1;
-                (usize::from(deferred[next_deferred - 1]), true)
-            } else {
-                break;
-            };
+        while let Some((i, second_pass)) = deferral.next(&mut order) {
             let mv = moves[i];
             let child = game.play_unchecked(mv);
-            let busy_key = if defer && searched > 0 {
-                let k = self.key(&child);
-                if !second_pass && self.tt.is_busy(k) && deferred.push(i as u16).is_ok() {
-                    continue;
-                }
-                self.tt.enter(k);
-                Some(k)
-            } else {
-                None
+            let Some(busy_key) =
+                self.enter_move(&mut deferral, i, second_pass, &child, searched > 0)
+            else {
+                continue;
             };
             let same_side = child.side_to_move() == game.side_to_move();
             let search = |this: &mut Self, a: Score, b: Score| -> Score {
