@@ -297,12 +297,6 @@ impl Layout {
         (bucket, slot.0 >> self.index_bits)
     }
 
-    /// The bucket of `key` and the tag stored with it.
-    #[inline]
-    pub fn locate(&self, key: u128) -> (usize, u128) {
-        self.split(self.slot(key))
-    }
-
     /// The count stored in `words` (a bucket) for `tag` at `depth`, if any.
     #[inline]
     pub fn find(&self, words: &[u64; 8], tag: u128, depth: u32) -> Option<u64> {
