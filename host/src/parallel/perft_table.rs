@@ -124,15 +124,7 @@ impl SharedPerftTable {
             return;
         }
         let (i, _) = self.layout.split(slot);
-        let p = self.bucket(i).as_ptr();
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: a prefetch is a hint that never faults and changes no memory or
-        // register the program sees; `p` points into the table anyway.
-        unsafe {
-            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p as *const i8);
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = p;
+        ply_core::prefetch::prefetch(&self.bucket(i)[0]);
     }
 
     /// Stores the count of the position at `slot` for `depth` plies, unless it does

@@ -181,6 +181,12 @@ impl<'a> EndgameTables<'a> {
     pub(super) fn value_at(&self, i: usize) -> i32 {
         i32::from(self.values[i].load(Ordering::Relaxed))
     }
+
+    /// Asks for the entry at `i` ahead of [`EndgameTables::value_at`].
+    #[inline(always)]
+    pub(super) fn prefetch(&self, i: usize) {
+        crate::prefetch::prefetch(&self.values[i]);
+    }
 }
 
 /// The entries of the layer of `n` seeds in play in a table for `pits` pits: the

@@ -208,10 +208,11 @@ impl<T: SolverTable> KalahSolver<'_, T> {
             }
         }
 
-        // Sow every move first and start the memory loads the moves will need (their
-        // children's endgame-table entries, or table buckets for the enhanced
-        // transposition cutoff below) all at once: the loads are independent, so
-        // their cache misses overlap instead of coming one after another.
+        // Sow every move first and prefetch the memory the moves will need (their
+        // children's endgame-table entries, or their table buckets: for the
+        // enhanced transposition cutoff below, else for the child's own probe) all
+        // at once: the misses overlap instead of coming one after another, and a
+        // prefetch, unlike a load, does not hold up the work behind it.
         let child_depth = if exact { depth } else { depth - 1 };
         let child_want = if exact {
             EXACT_DEPTH
@@ -223,7 +224,6 @@ impl<T: SolverTable> KalahSolver<'_, T> {
         let mut gen_pit = [0u8; 8];
         let mut gen_slot = [Slot::None; 8];
         let mut moves = 0usize;
-        let mut touch = 0u64;
         let mut bits = non_empty(own);
         while bits != 0 {
             let i = bits.trailing_zeros() / 8;
@@ -236,19 +236,19 @@ impl<T: SolverTable> KalahSolver<'_, T> {
                     (s.opp, s.own)
                 };
                 if let Some(t) = self.tables.index(a, b, n - s.gain) {
-                    touch ^= self.tables.value_at(t) as u64;
+                    self.tables.prefetch(t);
                     gen_slot[moves] = Slot::Table(t);
-                } else if etc_here {
-                    let bk = table::bucket(&self.tt, a, b);
-                    touch ^= self.tt.touch(bk) ^ self.tt.touch(bk + 1);
-                    gen_slot[moves] = Slot::Bucket;
+                } else if self.tt.slots() >= 2 {
+                    self.tt.prefetch(table::bucket(&self.tt, a, b));
+                    if etc_here {
+                        gen_slot[moves] = Slot::Bucket;
+                    }
                 }
             }
             gen_sown[moves] = s;
             gen_pit[moves] = i as u8;
             moves += 1;
         }
-        core::hint::black_box(touch);
 
         // Settle the moves whose value is known without a search (game over, a child
         // in the endgame tables, a child whose table bounds refute the window: the

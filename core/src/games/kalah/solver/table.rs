@@ -58,10 +58,13 @@ pub trait SolverTable {
     fn load(&self, slot: usize) -> SolverEntry;
     /// Writes `e` into `slot`.
     fn save(&mut self, slot: usize, e: SolverEntry);
-    /// Reads the memory of `slot` without decoding it, so that a later
-    /// [`SolverTable::load`] finds it in the cache (the caller combines the
-    /// results so that the reads are not optimised away).
-    fn touch(&self, slot: usize) -> u64;
+    /// Asks the memory system for the memory of `slot`, so that a later
+    /// [`SolverTable::load`] finds it in the cache ([`crate::prefetch`]). The
+    /// default does nothing.
+    #[inline(always)]
+    fn prefetch(&self, slot: usize) {
+        let _ = slot;
+    }
 }
 
 impl SolverTable for &mut [SolverEntry] {
@@ -78,8 +81,8 @@ impl SolverTable for &mut [SolverEntry] {
         self[slot] = e;
     }
     #[inline(always)]
-    fn touch(&self, slot: usize) -> u64 {
-        self[slot].own
+    fn prefetch(&self, slot: usize) {
+        crate::prefetch::prefetch(&self[slot]);
     }
 }
 
@@ -170,8 +173,8 @@ impl SolverTable for SharedSolverTable<'_> {
         w[2].store(d, Ordering::Relaxed);
     }
     #[inline(always)]
-    fn touch(&self, slot: usize) -> u64 {
-        self.words[Self::base(slot)].load(Ordering::Relaxed)
+    fn prefetch(&self, slot: usize) {
+        crate::prefetch::prefetch(&self.words[Self::base(slot)]);
     }
 }
 
