@@ -207,6 +207,7 @@ impl Memory {
                 rules.pits,
                 rules.empty_capture,
                 seeds,
+                tables::maps_tables(in_play, seeds),
                 threads,
                 env.tables_dir.clone(),
                 progress,

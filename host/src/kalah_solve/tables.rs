@@ -78,15 +78,36 @@ impl TableMemory {
     }
 }
 
+/// Whether a solve with `in_play` seeds in play maps endgame tables of `seeds`
+/// seeds in play from their file rather than reading them into memory of its own.
+///
+/// Mapping costs nothing up front, but the file's pages are 4 KiB, and the
+/// search's random probes then miss the TLB far more than in the huge pages of
+/// memory read for it: with the children's entries prefetched, Kalah(6,4) with
+/// 22-seed tables searched in 29.9 s mapped and 24.5 s read (one thread,
+/// docs/games/kalah.md). Reading a table costs a second or more a gigabyte here,
+/// so it pays only for long solves: those with more than [`MAP_GAP`] seeds in play
+/// beyond the tables (every two seeds of gap about double the search).
+pub(super) fn maps_tables(in_play: u32, seeds: u32) -> bool {
+    in_play <= seeds + MAP_GAP
+}
+
+/// The most seeds in play beyond the endgame tables' for which they are mapped
+/// ([`maps_tables`]): Kalah(6,4) with 26-seed tables (4 s of search on two
+/// threads) maps them; Kalah(6,4) with 22 seeds and Kalah(6,5) read them.
+const MAP_GAP: u32 = 24;
+
 /// Endgame tables for `pits` and a capture rule covering `seeds` seeds in play:
-/// mapped from the file when it holds them all and they check out (no copy, no
-/// memory of their own); else loaded from disk as far as the file goes, the rest
-/// built on `threads` threads and the file rewritten (to a temporary name, then
-/// renamed, so an interrupted run never leaves a damaged file).
+/// mapped from the file when `map` is set and the file holds them all and they
+/// check out (no copy, no memory of their own); else loaded from disk as far as
+/// the file goes into huge pages, the rest built on `threads` threads and the file
+/// rewritten (to a temporary name, then renamed, so an interrupted run never
+/// leaves a damaged file).
 pub(super) fn load_or_build_tables(
     pits: u8,
     empty_capture: bool,
     seeds: u32,
+    map: bool,
     threads: usize,
     dir: Option<PathBuf>,
     progress: &mut dyn FnMut(&str),
@@ -96,7 +117,8 @@ pub(super) fn load_or_build_tables(
     let dir = tables_dir(dir);
     let path = dir.join(table_file::file_name(pits, empty_capture));
     #[cfg(unix)]
-    if let Some(m) = table_file::map(&path, pits, empty_capture, seeds, threads)? {
+    if !map {
+    } else if let Some(m) = table_file::map(&path, pits, empty_capture, seeds, threads)? {
         progress(&format!(
             "endgame tables: mapped {} seeds in play ({} entries, checksums checked) from {}",
             seeds,

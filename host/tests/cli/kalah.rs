@@ -65,6 +65,23 @@ fn solve_small_sizes_prints_published_values_and_saves_tables() {
         .unwrap();
     assert_eq!(out(&o).lines().next(), Some("value: 6"), "{}", err(&o));
     assert!(out(&o).contains("move 2: 6"));
+    // A solve with many more seeds in play than the tables cover (4x4 with 4-seed
+    // tables: 32 - 4 = 28 beyond them, more than 24) reads them into memory of its own (huge
+    // pages for its random probes) instead of mapping them, with the same answer.
+    // (The file holds the 26 seeds 4x3 built above: a prefix is read.)
+    let read = Command::new(env!("CARGO_BIN_EXE_ply"))
+        .args(["solve", "kalah:4x4"])
+        .env("PLY_TABLES_DIR", &d)
+        .env("PLY_KALAH_TABLE_SEEDS", "4")
+        .output()
+        .unwrap();
+    assert!(
+        err(&read).contains("endgame tables: loaded 4 seeds in play"),
+        "{}",
+        err(&read)
+    );
+    assert!(!err(&read).contains("mapped"), "{}", err(&read));
+    assert_eq!(out(&read).lines().next(), Some("value: 2"));
     let _ = std::fs::remove_dir_all(&d);
 }
 
