@@ -248,28 +248,55 @@ pub fn build_layer(
     let k = m as usize - 1;
     let top = n + m - 1; // bars are drawn from 0..top
     let mut bars = unrank(ranks.start as u64, k);
-    for r in ranks {
-        if values[start + r].load(Ordering::Relaxed) == UNKNOWN {
-            let (own, opp) = unbar(&bars, p, n);
-            debug_assert_eq!(rank(own, opp, p) as usize, r);
-            let v = table_value(own, opp, p, n, empty_capture, values);
-            values[start + r].store(v, Ordering::Relaxed);
-        }
-        // Next subset in colex order.
-        let mut j = 0;
-        while j < k {
-            let limit = if j + 1 < k { bars[j + 1] } else { top };
-            if bars[j] + 1 < limit {
-                bars[j] += 1;
-                for (i, b) in bars.iter_mut().enumerate().take(j) {
-                    *b = i as u32;
+    // Positions go in batches: first every position's children and a prefetch of
+    // each child's entry, then the values. The children's entries lie all over the
+    // lower layers; prefetched a batch ahead, their cache misses overlap instead
+    // of each position waiting for its own.
+    let mut batch = [Children::EMPTY; BATCH];
+    let mut at = [0usize; BATCH];
+    let mut r = ranks.start;
+    while r < ranks.end {
+        let end = (r + BATCH).min(ranks.end);
+        let mut len = 0;
+        for at_rank in r..end {
+            if values[start + at_rank].load(Ordering::Relaxed) == UNKNOWN {
+                let (own, opp) = unbar(&bars, p, n);
+                debug_assert_eq!(rank(own, opp, p) as usize, at_rank);
+                batch[len] = Children::of(own, opp, p, n, empty_capture);
+                for &i in &batch[len].idx[..batch[len].count] {
+                    crate::prefetch::prefetch(&values[i]);
                 }
-                break;
+                at[len] = start + at_rank;
+                len += 1;
             }
-            j += 1;
+            next_bars(&mut bars, k, top);
         }
+        for (c, &i) in batch[..len].iter().zip(&at[..len]) {
+            values[i].store(c.value(p, empty_capture, values), Ordering::Relaxed);
+        }
+        r = end;
     }
     Ok(())
+}
+
+/// Positions whose children a layer's build looks up together.
+const BATCH: usize = 16;
+
+/// The next subset of `k` bars below `top` in colex order.
+#[inline(always)]
+fn next_bars(bars: &mut [u32; MAX_PARTS], k: usize, top: u32) {
+    let mut j = 0;
+    while j < k {
+        let limit = if j + 1 < k { bars[j + 1] } else { top };
+        if bars[j] + 1 < limit {
+            bars[j] += 1;
+            for (i, b) in bars.iter_mut().enumerate().take(j) {
+                *b = i as u32;
+            }
+            break;
+        }
+        j += 1;
+    }
 }
 
 /// The `k` bars of colex rank `r`: greedily the largest `b` with `C(b, j+1) <= r`.
@@ -306,59 +333,88 @@ fn unbar(bars: &[u32; MAX_PARTS], pits: u32, n: u32) -> (u64, u64) {
     (own, opp)
 }
 
-/// The exact future margin of a table position, by full minimax over its moves:
-/// children with fewer seeds are in earlier layers; children with as many (a sowing
-/// that stays in the mover's row) are computed first, recursively. That recursion
-/// ends: such a sowing moves seeds towards their owner's store, so the sum over
-/// seeds of the distance to their row's store strictly falls.
-fn table_value(own: u64, opp: u64, pits: u32, n: u32, ec: bool, values: &[AtomicI8]) -> i8 {
-    if let Some(m) = final_margin(own, opp) {
-        return m as i8;
-    }
-    let m = 2 * pits;
-    let mut best = i32::MIN;
-    // First every child's index, then all the loads together (they miss the cache
-    // independently, so the processor overlaps them), then the rare recursion.
-    let mut idx = [0usize; 8];
-    let mut gain = [0i32; 8];
-    let mut sign = [0i32; 8];
-    let mut rows = [(0u64, 0u64, 0u32); 8];
-    let mut count = 0;
-    let mut bits = non_empty(own);
-    while bits != 0 {
-        let i = bits.trailing_zeros() / 8;
-        bits &= bits - 1;
-        let s = sow(own, opp, pits, i, ec);
-        if s.game_over {
-            best = best.max(s.gain as i32 - s.opp_gain as i32);
-            continue;
+/// A table position's moves: the best final margin of those that end the game,
+/// and the entries of the others' children.
+#[derive(Clone, Copy)]
+struct Children {
+    /// The best margin of a move that ends the game (`i32::MIN`: none), or the
+    /// position's own final margin if the game is over.
+    best: i32,
+    count: usize,
+    idx: [usize; 8],
+    gain: [i32; 8],
+    sign: [i32; 8],
+    /// The child's rows and seeds in play, for the rare child of the same layer
+    /// not computed yet.
+    rows: [(u64, u64, u32); 8],
+}
+
+impl Children {
+    const EMPTY: Children = Children {
+        best: i32::MIN,
+        count: 0,
+        idx: [0; 8],
+        gain: [0; 8],
+        sign: [0; 8],
+        rows: [(0, 0, 0); 8],
+    };
+
+    /// The moves of the position `own`, `opp` with `n` seeds in play.
+    #[inline(always)]
+    fn of(own: u64, opp: u64, pits: u32, n: u32, ec: bool) -> Children {
+        let mut c = Children::EMPTY;
+        if let Some(m) = final_margin(own, opp) {
+            c.best = m;
+            return c;
         }
-        let (a, b) = if s.extra_turn {
-            (s.own, s.opp)
-        } else {
-            (s.opp, s.own)
-        };
-        let cn = n - s.gain;
-        idx[count] = (layer_offset(m, cn) + rank(a, b, pits)) as usize;
-        gain[count] = s.gain as i32;
-        sign[count] = if s.extra_turn { 1 } else { -1 };
-        rows[count] = (a, b, cn);
-        count += 1;
-    }
-    let mut cvs = [0i8; 8];
-    for k in 0..count {
-        cvs[k] = values[idx[k]].load(Ordering::Relaxed);
-    }
-    for k in 0..count {
-        let mut cv = cvs[k];
-        if cv == UNKNOWN {
-            let (a, b, cn) = rows[k];
-            cv = table_value(a, b, pits, cn, ec, values);
-            values[idx[k]].store(cv, Ordering::Relaxed);
+        let m = 2 * pits;
+        let mut bits = non_empty(own);
+        while bits != 0 {
+            let i = bits.trailing_zeros() / 8;
+            bits &= bits - 1;
+            let s = sow(own, opp, pits, i, ec);
+            if s.game_over {
+                c.best = c.best.max(s.gain as i32 - s.opp_gain as i32);
+                continue;
+            }
+            let (a, b) = if s.extra_turn {
+                (s.own, s.opp)
+            } else {
+                (s.opp, s.own)
+            };
+            let cn = n - s.gain;
+            let k = c.count;
+            c.idx[k] = (layer_offset(m, cn) + rank(a, b, pits)) as usize;
+            c.gain[k] = s.gain as i32;
+            c.sign[k] = if s.extra_turn { 1 } else { -1 };
+            c.rows[k] = (a, b, cn);
+            c.count += 1;
         }
-        best = best.max(gain[k] + sign[k] * i32::from(cv));
+        c
     }
-    best as i8
+
+    /// The position's exact future margin, by full minimax over its moves:
+    /// children with fewer seeds are in earlier layers; children with as many (a
+    /// sowing that stays in the mover's row) are computed first, recursively.
+    /// That recursion ends: such a sowing moves seeds towards their owner's store,
+    /// so the sum over seeds of the distance to their row's store strictly falls.
+    fn value(&self, pits: u32, ec: bool, values: &[AtomicI8]) -> i8 {
+        let mut best = self.best;
+        let mut cvs = [0i8; 8];
+        for k in 0..self.count {
+            cvs[k] = values[self.idx[k]].load(Ordering::Relaxed);
+        }
+        for k in 0..self.count {
+            let mut cv = cvs[k];
+            if cv == UNKNOWN {
+                let (a, b, cn) = self.rows[k];
+                cv = Children::of(a, b, pits, cn, ec).value(pits, ec, values);
+                values[self.idx[k]].store(cv, Ordering::Relaxed);
+            }
+            best = best.max(self.gain[k] + self.sign[k] * i32::from(cv));
+        }
+        best as i8
+    }
 }
 
 #[cfg(test)]
