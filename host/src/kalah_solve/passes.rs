@@ -137,13 +137,24 @@ impl Board {
 
     /// A `beta` another solver can test beside the ones under way: of the pair
     /// `c`, `c + 2` around the task's center `c` (what proves the value if the
-    /// center is right), one that no pass tests and that is still open. Tests
-    /// further out pay only when the center is wrong: a solver does better to
-    /// start another task.
+    /// center is right), one that no pass tests and that is still open. When a
+    /// pass has proved the center a bound (`c` = the lower bound: the value is
+    /// `c` or more), half the pair is decided and the next test out on that side
+    /// (`c + 4`; `c - 2` below an upper bound) is what the value needs if the
+    /// center is not the value. Tests further out pay only when the center is
+    /// wrong: a solver does better to start another task.
     fn helper_beta(&self, slot: &Slot, (lo, hi): (i32, i32)) -> Option<i32> {
         let c = self.canonical(slot.center.clamp(lo, hi));
+        let beyond = if c <= lo {
+            Some(c + 4)
+        } else if c >= hi {
+            Some(c - 2)
+        } else {
+            None
+        };
         [c + 2, c]
             .into_iter()
+            .chain(beyond)
             .find(|&b| lo < b && b <= hi && !slot.inflight.contains(&b))
     }
 
@@ -302,19 +313,25 @@ mod tests {
         // With the pair taken, a third solver starts the first move.
         let c = pass(board.pick(&proved, u64::MAX));
         assert_eq!((c.item, c.beta), (1, -12));
-        // The root proved at least 8 (fail-soft 8): its solver takes the second
-        // move rather than test further up while "at least 10" runs.
+        // The root proved at least 8 (fail-soft 8): "at least 10" decides
+        // whether the value is 8, and if it is more, "at least 12" is next. Its
+        // solver tests that beside "at least 10" rather than start a move.
         assert_eq!(
             board.finish(&a, Some((8, 1000)), false, 5, &proved, u64::MAX),
             None
         );
+        let up = pass(board.pick(&proved, u64::MAX));
+        assert_eq!((up.item, up.beta, up.bounds), (0, 12, (8, 1000)));
+        // With both under way, the next solver takes the second move.
         let d = pass(board.pick(&proved, u64::MAX));
         assert_eq!((d.item, d.beta), (2, 6));
         // "At least 10" fails with 8: the root is exact; the moves are now below 8.
+        // The pass of "at least 12" is decided: it stops, its nodes counted.
         let (lo, hi, nodes) = board
             .finish(&b, Some((-1000, 8)), false, 7, &proved, u64::MAX)
             .unwrap();
         assert_eq!((lo, hi, nodes), (8, 8, 12));
+        assert_eq!(board.finish(&up, None, false, 2, &proved, u64::MAX), None);
         assert_eq!(Board::bounds(&proved.snapshot(), 2), (-1000, 8));
         // Move 2 proved at least 6: its own next pass tests "at least 7", which is
         // "at least 8" (no value is odd); with 6 proved, no helper is left for it.
@@ -328,6 +345,28 @@ mod tests {
         assert_eq!((f.item, f.beta), (1, -10), "a helper of move 1");
         // Nothing left to start: a fourth solver waits.
         assert!(matches!(board.pick(&proved, u64::MAX), Pick::Wait));
+    }
+
+    #[test]
+    fn a_helper_tests_the_next_bound_out_once_the_center_is_proved_a_bound() {
+        // Root guessed 0: "at least 0" and "at least 2" run.
+        let proved = Proved::new(1, None);
+        let board = Board::new(vec![0], 0, vec![0]);
+        let a = pass(board.pick(&proved, u64::MAX));
+        let b = pass(board.pick(&proved, u64::MAX));
+        assert_eq!((a.beta, b.beta), (0, 2));
+        // "At least 0" fails with -4: the value is -4 or less. "At least -4" is
+        // the root's own next pass; a helper tests "at least -6", the next one
+        // down should -4 fail too.
+        assert_eq!(
+            board.finish(&a, Some((-1000, -4)), false, 1, &proved, u64::MAX),
+            None
+        );
+        assert_eq!(board.finish(&b, None, false, 1, &proved, u64::MAX), None);
+        let own = pass(board.pick(&proved, u64::MAX));
+        assert_eq!((board.canonical(own.beta), own.bounds), (-4, (-1000, -4)));
+        let helper = pass(board.pick(&proved, u64::MAX));
+        assert_eq!(helper.beta, -6);
     }
 
     #[test]
