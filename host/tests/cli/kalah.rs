@@ -57,24 +57,23 @@ fn solve_small_sizes_prints_published_values_and_saves_tables() {
     assert!(err(&o).contains("endgame tables: mapped"), "{}", err(&o));
     assert_eq!(out(&o).lines().next(), Some("value: 2"));
     // Without tables the search alone finds the same values.
-    let o = Command::new(env!("CARGO_BIN_EXE_ply"))
-        .args(["solve", "kalah:4x3"])
-        .env("PLY_TABLES_DIR", &d)
-        .env("PLY_KALAH_TABLE_SEEDS", "0")
-        .output()
-        .unwrap();
+    let solve = |spec: &str, table_seeds: &str| {
+        Command::new(env!("CARGO_BIN_EXE_ply"))
+            .args(["solve", spec])
+            .env("PLY_TABLES_DIR", &d)
+            .env("PLY_KALAH_TABLE_SEEDS", table_seeds)
+            .output()
+            .unwrap()
+    };
+    let o = solve("kalah:4x3", "0");
     assert_eq!(out(&o).lines().next(), Some("value: 6"), "{}", err(&o));
     assert!(out(&o).contains("move 2: 6"));
     // A solve with many more seeds in play than the tables cover (4x4 with 4-seed
-    // tables: 32 - 4 = 28 beyond them, more than 24) reads them into memory of its own (huge
-    // pages for its random probes) instead of mapping them, with the same answer.
-    // (The file holds the 26 seeds 4x3 built above: a prefix is read.)
-    let read = Command::new(env!("CARGO_BIN_EXE_ply"))
-        .args(["solve", "kalah:4x4"])
-        .env("PLY_TABLES_DIR", &d)
-        .env("PLY_KALAH_TABLE_SEEDS", "4")
-        .output()
-        .unwrap();
+    // tables: 32 - 4 = 28 beyond them, more than 24) reads them into memory of its
+    // own (huge pages for its random probes) instead of mapping them, and gets
+    // the published value. (The file holds the 26 seeds 4x3 built above: a prefix
+    // is read.)
+    let read = solve("kalah:4x4", "4");
     assert!(
         err(&read).contains("endgame tables: loaded 4 seeds in play"),
         "{}",
