@@ -514,20 +514,7 @@ mod tests {
                         let (own, opp) = unbar(&bars, u32::from(p), n);
                         let want = minimax_future_margin(own, opp, u32::from(p), ec);
                         assert_eq!(t.probe(own, opp, n), Some(want), "p {} n {}", p, n);
-                        // next colex subset
-                        let kk = m as usize - 1;
-                        let mut j = 0;
-                        while j < kk {
-                            let limit = if j + 1 < kk { bars[j + 1] } else { n + m - 1 };
-                            if bars[j] + 1 < limit {
-                                bars[j] += 1;
-                                for (i, b) in bars.iter_mut().enumerate().take(j) {
-                                    *b = i as u32;
-                                }
-                                break;
-                            }
-                            j += 1;
-                        }
+                        next_bars(&mut bars, m as usize - 1, n + m - 1);
                     }
                 }
             }
