@@ -44,11 +44,12 @@ fn bench(c: &mut Criterion) {
             assert_eq!(s.solve(black_box(&root), &mut Quiet).unwrap(), 2);
         })
     });
-    // The same memory as the plain table: 2^20 slots of 24 bytes.
+    // The same memory as the plain table (2^20 slots of 24 bytes): 2^21 slots
+    // of 16 bytes in the shared table's four-entry buckets.
     let words: Vec<AtomicU64> = (0..(24 << 20) / 8).map(|_| AtomicU64::new(0)).collect();
     g.bench_function("solve_4x4_tables16_shared_table", |b| {
         b.iter(|| {
-            let shared = SharedSolverTable::new(&words);
+            let shared = SharedSolverTable::new(&words, 4);
             shared.clear();
             let tables = EndgameTables::new(4, false, k, &values).unwrap();
             let mut s = KalahSolver::with_table(rules, shared, tables).unwrap();

@@ -129,7 +129,7 @@ fn kalah_rules_search_and_solver_allocate_nothing() {
     // The same over the lock-free shared table, with a shallow estimate first
     // and a bounded solve of a first move, as `ply solve` runs them.
     let words: Vec<AtomicU64> = (0..(1 << 12)).map(|_| AtomicU64::new(0)).collect();
-    let shared = SharedSolverTable::new(&words);
+    let shared = SharedSolverTable::new(&words, 3);
     let child = small.play_unchecked(small.legal_moves()[0]);
     let (n, v) = allocations(|| {
         let mut solver =

@@ -264,7 +264,7 @@ impl Memory {
             (self.words.as_ptr() as usize).next_multiple_of(64) - self.words.as_ptr() as usize;
         Ok(scheduler::Job {
             root,
-            table: SharedSolverTable::new(&self.words[skip / 8..]),
+            table: SharedSolverTable::new(&self.words[skip / 8..], rules.pits),
             tables,
             config: SolverConfig {
                 etc_from_seeds: self.seeds + 4,

@@ -67,11 +67,12 @@ fn solvers_sharing_a_table_on_threads_agree_with_one_solver() {
             .unwrap();
         let moves = start.legal_moves();
         assert_eq!(want.len(), moves.len());
-        for buckets in [1usize << 14, 16] {
+        // Both layouts: four entries a bucket (5 pits) and two (as for 8 pits).
+        for (buckets, layout) in [(1usize << 14, 5), (16, 5), (1 << 14, 8), (16, 8)] {
             let words: Vec<AtomicU64> = (0..buckets * SharedSolverTable::BUCKET_WORDS)
                 .map(|_| AtomicU64::new(0))
                 .collect();
-            let shared = SharedSolverTable::new(&words);
+            let shared = SharedSolverTable::new(&words, layout);
             std::thread::scope(|s| {
                 for t in 0..4usize {
                     let want = &want;
@@ -85,7 +86,11 @@ fn solvers_sharing_a_table_on_threads_agree_with_one_solver() {
                             let child = start.play_unchecked(m);
                             let got = solver.solve(&child, &mut Quiet).unwrap();
                             let got = for_player(&child, Player::First, got);
-                            assert_eq!(got, v, "move {:?}, {} buckets, thread {}", m, buckets, t);
+                            assert_eq!(
+                                got, v,
+                                "move {:?}, {} buckets, layout {}, thread {}",
+                                m, buckets, layout, t
+                            );
                         }
                     });
                 }

@@ -1,5 +1,5 @@
 //! The solver's transposition table: entries keyed on the two rows alone, holding
-//! bounds on the future margin, in two-slot buckets over memory the caller provides
+//! bounds on the future margin, in buckets over memory the caller provides
 //! ([`SolverTable`]): a plain slice for one solver, or a [`SharedSolverTable`] of
 //! atomic words that solvers on several threads share without locks. Also how the
 //! solver finds a position's bucket, probes it and chooses the slot to replace.
@@ -48,16 +48,39 @@ impl Default for SolverEntry {
     }
 }
 
-/// The memory of the solver's transposition table: slots in buckets of two
-/// (slots `2k` and `2k + 1`). A plain slice serves one solver; a
-/// [`SharedSolverTable`] serves several solvers on several threads at once.
+/// The memory of the solver's transposition table: slots in buckets of
+/// [`SolverTable::ways`] slots (slots `w * k .. w * (k + 1)`). A plain slice serves
+/// one solver; a [`SharedSolverTable`] serves several solvers on several threads at
+/// once.
 pub trait SolverTable {
-    /// The number of slots (a bucket is two slots; an odd last slot is unused).
+    /// The number of slots (slots past the last whole bucket are unused).
     fn slots(&self) -> usize;
+    /// Slots a bucket holds (a position may sit in any slot of its bucket). The
+    /// default is two.
+    #[inline(always)]
+    fn ways(&self) -> usize {
+        2
+    }
     /// The entry in `slot` ([`SolverEntry::EMPTY`] if there is none).
     fn load(&self, slot: usize) -> SolverEntry;
     /// Writes `e` into `slot`.
     fn save(&mut self, slot: usize, e: SolverEntry);
+    /// The slot among the `ways` slots from `first` (a bucket) holding the
+    /// position `own`, `opp`, and its entry. The default loads each slot.
+    #[inline(always)]
+    fn find(&self, first: usize, own: u64, opp: u64) -> Option<(usize, SolverEntry)> {
+        (first..first + self.ways()).find_map(|i| {
+            let e = self.load(i);
+            (e.own == own && e.opp == opp && e.generation != 0).then_some((i, e))
+        })
+    }
+    /// What replacement weighs of the entry in `slot`: its generation (0: empty),
+    /// depth and work. The default loads the whole entry.
+    #[inline(always)]
+    fn worth(&self, slot: usize) -> (u8, u8, u8) {
+        let e = self.load(slot);
+        (e.generation, e.depth, e.work)
+    }
     /// Asks the memory system for the memory of `slot`, so that a later
     /// [`SolverTable::load`] finds it in the cache ([`crate::prefetch`]). The
     /// default does nothing.
@@ -86,31 +109,49 @@ impl SolverTable for &mut [SolverEntry] {
     }
 }
 
-/// A transposition table that several solvers on several threads share: each
-/// bucket of two entries is one 64-byte cache line of eight atomic words (an
-/// entry is three; two are unused).
+/// A transposition table that several solvers on several threads share, in
+/// buckets of one 64-byte cache line (eight atomic words) each.
 ///
-/// Writes are not locked. An entry is stored as its bounds word `d` and its rows
-/// each XORed with a different hash of `d`; a reader accepts an entry only if both
-/// rows decode to the position it asks for, so an entry torn by two threads
-/// writing the same slot at once (words from two different writes) is rejected
-/// unless 128 bits of hashes happen to match.
+/// Two layouts, chosen by the number of pits a row has ([`SharedSolverTable::new`]):
+/// * **up to 6 pits: four 16-byte entries a bucket.** A pit takes 7 bits of the
+///   key (rows of 6 pits with fewer than 128 seeds in every pit: 84 bits for both
+///   rows, the whole key), the bounds a byte each, the rest 26 bits. An entry that
+///   does not fit (a pit of 128 seeds or more) is not stored; a bound beyond a
+///   byte is stored as a weaker one (`lo` below -127 as no lower bound, `hi`
+///   above 126 as no upper bound, any other as the nearest byte on its safe side).
+/// * **7 or 8 pits: two 24-byte entries a bucket** (two words unused): both rows
+///   whole, the bounds as 16 bits.
+///
+/// Writes are not locked. An entry is stored as its last word `d` (its bounds and
+/// its other fields, with the end of the key in the dense layout) and its other
+/// words each XORed with a different hash of `d`; a reader accepts an entry only
+/// if the rows it decodes are the position it asks for, so an entry torn by two
+/// threads writing the same slot at once (words from two different writes) is
+/// rejected unless 64 bits of hashes happen to match.
 #[cfg(target_has_atomic = "64")]
 #[derive(Clone, Copy, Debug)]
 pub struct SharedSolverTable<'a> {
     words: &'a [core::sync::atomic::AtomicU64],
+    dense: bool,
 }
 
 #[cfg(target_has_atomic = "64")]
 impl<'a> SharedSolverTable<'a> {
     /// Atomic words a bucket takes.
     pub const BUCKET_WORDS: usize = 8;
+    /// The most pits a row may have for the four-entry layout.
+    pub const DENSE_MAX_PITS: u8 = 6;
 
-    /// A table over `words` (cleared by [`SharedSolverTable::clear`] or all
-    /// zeros when new). Start `words` on a 64-byte boundary so that each bucket
-    /// is one cache line; any length works (a partial last bucket is unused).
-    pub fn new(words: &'a [core::sync::atomic::AtomicU64]) -> Self {
-        SharedSolverTable { words }
+    /// A table over `words` (cleared by [`SharedSolverTable::clear`] or all zeros
+    /// when new) for positions of `pits` pits a row: four entries a bucket up to
+    /// [`SharedSolverTable::DENSE_MAX_PITS`] pits, two above. Start `words` on a
+    /// 64-byte boundary so that each bucket is one cache line; any length works (a
+    /// partial last bucket is unused).
+    pub fn new(words: &'a [core::sync::atomic::AtomicU64], pits: u8) -> Self {
+        SharedSolverTable {
+            words,
+            dense: pits <= Self::DENSE_MAX_PITS,
+        }
     }
 
     /// Empties every slot (one thread, before the solvers start).
@@ -120,9 +161,14 @@ impl<'a> SharedSolverTable<'a> {
         }
     }
 
+    /// The first word of `slot`.
     #[inline(always)]
-    pub(super) fn base(slot: usize) -> usize {
-        (slot / 2) * Self::BUCKET_WORDS + (slot % 2) * 3
+    pub(super) fn base(&self, slot: usize) -> usize {
+        if self.dense {
+            2 * slot
+        } else {
+            (slot / 2) * Self::BUCKET_WORDS + (slot % 2) * 3
+        }
     }
 }
 
@@ -131,15 +177,123 @@ const SHARED_OWN_KEY: u64 = 0x5eed_0f0e_1a1a_0001;
 #[cfg(target_has_atomic = "64")]
 const SHARED_OPP_KEY: u64 = 0x5eed_0f0e_1a1a_0002;
 
+/// The low 7 bits of each of a row's first six pits, packed into 42 bits; `None`
+/// if a pit holds 128 seeds or more, or a seventh or eighth pit is not empty.
 #[cfg(target_has_atomic = "64")]
-impl SolverTable for SharedSolverTable<'_> {
-    #[inline(always)]
-    fn slots(&self) -> usize {
-        self.words.len() / Self::BUCKET_WORDS * 2
+#[inline(always)]
+fn pack7(row: u64) -> Option<u64> {
+    if row & 0xFFFF_8080_8080_8080 != 0 {
+        return None;
     }
+    // Pairs of pits into 14 bits of each 16, then pairs of those into 28 bits of
+    // each 32, then the two halves together.
+    let x = (row & 0x007F_007F_007F) | (row >> 1 & 0x3F80_3F80_3F80);
+    let x = (x & 0x0000_3FFF_0000_3FFF) | (x >> 2 & 0x0FFF_C000_0FFF_C000);
+    Some((x & 0x0FFF_FFFF) | (x >> 4 & 0x00FF_FFFF_F000_0000))
+}
+
+/// The row [`pack7`] packed.
+#[cfg(target_has_atomic = "64")]
+#[inline(always)]
+fn unpack7(packed: u64) -> u64 {
+    let x = (packed & 0x0FFF_FFFF) | (packed << 4 & 0x00FF_FFFF_0000_0000);
+    let x = (x & 0x0000_3FFF_0000_3FFF) | (x << 2 & 0x3FFF_0000_3FFF_0000);
+    (x & 0x007F_007F_007F) | (x << 1 & 0x7F00_7F00_7F00)
+}
+
+#[cfg(target_has_atomic = "64")]
+const LOW42: u64 = (1 << 42) - 1;
+#[cfg(target_has_atomic = "64")]
+const LOW20: u64 = (1 << 20) - 1;
+
+/// The dense layout's byte for a lower bound: never above `lo` (-128: none).
+#[cfg(target_has_atomic = "64")]
+#[inline(always)]
+fn lo_byte(lo: i16) -> u64 {
+    u64::from(lo.clamp(-128, 127) as i8 as u8)
+}
+
+/// The dense layout's byte for an upper bound: never below `hi` (127: none).
+#[cfg(target_has_atomic = "64")]
+#[inline(always)]
+fn hi_byte(hi: i16) -> u64 {
+    u64::from(hi.clamp(-128, 127) as i8 as u8)
+}
+
+/// The entry of the rows `own`, `opp` whose last word in the dense layout is `d`.
+#[cfg(target_has_atomic = "64")]
+#[inline(always)]
+fn dense_fields(own: u64, opp: u64, d: u64) -> SolverEntry {
+    let f = d >> 20;
+    let lo = (f as u8) as i8;
+    let hi = ((f >> 8) as u8) as i8;
+    SolverEntry {
+        own,
+        opp,
+        lo: if lo == -128 { i16::MIN } else { i16::from(lo) },
+        hi: if hi == 127 { i16::MAX } else { i16::from(hi) },
+        mv: (f >> 16) as u8 & 0xF,
+        depth: (f >> 20) as u8,
+        work: (f >> 28) as u8 & 0x3F,
+        generation: (f >> 34) as u8,
+    }
+}
+
+#[cfg(target_has_atomic = "64")]
+impl SharedSolverTable<'_> {
+    /// The dense layout's [`SolverTable::find`]: the key packed once, each slot's
+    /// end of the key compared before its first word is decoded.
     #[inline(always)]
-    fn load(&self, slot: usize) -> SolverEntry {
-        let b = Self::base(slot);
+    fn find_dense(&self, first: usize, own: u64, opp: u64) -> Option<(usize, SolverEntry)> {
+        let (own7, opp7) = (pack7(own)?, pack7(opp)?);
+        let (k0, k1) = (own7 | opp7 << 42, opp7 >> 22);
+        for slot in first..first + 4 {
+            let d = self.words[2 * slot + 1].load(Ordering::Relaxed);
+            if d == 0 || d & LOW20 != k1 {
+                continue;
+            }
+            if self.words[2 * slot].load(Ordering::Relaxed) ^ mix64(d ^ SHARED_OWN_KEY) == k0 {
+                return Some((slot, dense_fields(own, opp, d)));
+            }
+        }
+        None
+    }
+
+    #[inline(always)]
+    fn load_dense(&self, slot: usize) -> SolverEntry {
+        let b = 2 * slot;
+        let d = self.words[b + 1].load(Ordering::Relaxed);
+        if d == 0 {
+            return SolverEntry::EMPTY;
+        }
+        let k = self.words[b].load(Ordering::Relaxed) ^ mix64(d ^ SHARED_OWN_KEY);
+        dense_fields(unpack7(k & LOW42), unpack7(k >> 42 | (d & LOW20) << 22), d)
+    }
+
+    #[inline(always)]
+    fn save_dense(&self, slot: usize, e: SolverEntry) {
+        let (Some(own), Some(opp)) = (pack7(e.own), pack7(e.opp)) else {
+            return;
+        };
+        let f = lo_byte(e.lo)
+            | hi_byte(e.hi) << 8
+            | u64::from(e.mv & 0xF) << 16
+            | u64::from(e.depth) << 20
+            | u64::from(e.work.min(63)) << 28
+            | u64::from(e.generation) << 34;
+        let d = opp >> 22 | f << 20;
+        let b = 2 * slot;
+        // The key's first 64 bits: `own` and the low 22 bits of `opp`.
+        self.words[b].store(
+            (own | opp << 42) ^ mix64(d ^ SHARED_OWN_KEY),
+            Ordering::Relaxed,
+        );
+        self.words[b + 1].store(d, Ordering::Relaxed);
+    }
+
+    #[inline(always)]
+    fn load_wide(&self, slot: usize) -> SolverEntry {
+        let b = self.base(slot);
         let w = &self.words[b..b + 3];
         let d = w[2].load(Ordering::Relaxed);
         if d == 0 {
@@ -158,87 +312,139 @@ impl SolverTable for SharedSolverTable<'_> {
             generation: (d >> 56) as u8,
         }
     }
+
     #[inline(always)]
-    fn save(&mut self, slot: usize, e: SolverEntry) {
+    fn save_wide(&self, slot: usize, e: SolverEntry) {
         let d = u64::from(e.lo as u16)
             | u64::from(e.hi as u16) << 16
             | u64::from(e.mv) << 32
             | u64::from(e.depth) << 40
             | u64::from(e.work) << 48
             | u64::from(e.generation) << 56;
-        let b = Self::base(slot);
+        let b = self.base(slot);
         let w = &self.words[b..b + 3];
         w[0].store(e.own ^ mix64(d ^ SHARED_OWN_KEY), Ordering::Relaxed);
         w[1].store(e.opp ^ mix64(d ^ SHARED_OPP_KEY), Ordering::Relaxed);
         w[2].store(d, Ordering::Relaxed);
     }
+}
+
+#[cfg(target_has_atomic = "64")]
+impl SolverTable for SharedSolverTable<'_> {
+    #[inline(always)]
+    fn slots(&self) -> usize {
+        self.words.len() / Self::BUCKET_WORDS * self.ways()
+    }
+    #[inline(always)]
+    fn ways(&self) -> usize {
+        if self.dense {
+            4
+        } else {
+            2
+        }
+    }
+    #[inline(always)]
+    fn load(&self, slot: usize) -> SolverEntry {
+        if self.dense {
+            self.load_dense(slot)
+        } else {
+            self.load_wide(slot)
+        }
+    }
+    #[inline(always)]
+    fn save(&mut self, slot: usize, e: SolverEntry) {
+        if self.dense {
+            self.save_dense(slot, e)
+        } else {
+            self.save_wide(slot, e)
+        }
+    }
+    #[inline(always)]
+    fn find(&self, first: usize, own: u64, opp: u64) -> Option<(usize, SolverEntry)> {
+        if self.dense {
+            return self.find_dense(first, own, opp);
+        }
+        (first..first + 2).find_map(|i| {
+            let e = self.load_wide(i);
+            (e.own == own && e.opp == opp && e.generation != 0).then_some((i, e))
+        })
+    }
+    #[inline(always)]
+    fn worth(&self, slot: usize) -> (u8, u8, u8) {
+        if self.dense {
+            // The last word alone; empty is all zeros.
+            let f = self.words[2 * slot + 1].load(Ordering::Relaxed) >> 20;
+            ((f >> 34) as u8, (f >> 20) as u8, (f >> 28) as u8 & 0x3F)
+        } else {
+            let e = self.load_wide(slot);
+            (e.generation, e.depth, e.work)
+        }
+    }
     #[inline(always)]
     fn prefetch(&self, slot: usize) {
-        crate::prefetch::prefetch(&self.words[Self::base(slot)]);
+        crate::prefetch::prefetch(&self.words[self.base(slot)]);
     }
 }
 
 /// The depth of an entry searched to the end of the game (its bounds hold forever).
 pub(super) const EXACT_DEPTH: u8 = u8::MAX;
 
-/// The first slot of the two-slot bucket of a position.
+/// The first slot of the bucket of a position.
 #[inline(always)]
 pub(super) fn bucket(tt: &impl SolverTable, own: u64, opp: u64) -> usize {
     let h = mix64(own ^ mix64(opp ^ 0x004b_414c_4148));
-    let buckets = tt.slots() / 2;
-    2 * (((u128::from(h) * buckets as u128) >> 64) as usize)
+    let ways = tt.ways();
+    let buckets = tt.slots() / ways;
+    ways * (((u128::from(h) * buckets as u128) >> 64) as usize)
 }
 
 /// The table entry of a position, if present.
 #[inline(always)]
 pub(super) fn probe(tt: &impl SolverTable, own: u64, opp: u64) -> Option<SolverEntry> {
-    if tt.slots() < 2 {
+    if tt.slots() < tt.ways() {
         return None;
     }
-    let b = bucket(tt, own, opp);
-    for i in b..b + 2 {
-        let e = tt.load(i);
-        if e.own == own && e.opp == opp && e.generation != 0 {
-            return Some(e);
-        }
-    }
-    None
+    tt.find(bucket(tt, own, opp), own, opp).map(|(_, e)| e)
 }
 
 /// Stores the entry `e` of a position (its bounds, searched to `e.depth` at a cost
 /// of `e.work`, log2 nodes, in the solve `e.generation`). Each bucket keeps the
-/// position's own slot if it has one, else replaces the less valuable entry: empty
+/// position's own slot if it has one, else replaces the least valuable entry: empty
 /// first, then by work, an exact entry (valid forever) above any depth-limited one,
 /// and one of an earlier solve a little below one of this solve.
 #[inline(always)]
 pub(super) fn store(tt: &mut impl SolverTable, e: SolverEntry) {
-    if tt.slots() < 2 {
+    let ways = tt.ways();
+    if tt.slots() < ways {
         return;
     }
     let (own, opp) = (e.own, e.opp);
     let b = bucket(tt, own, opp);
     let gen = e.generation;
-    let pair = [tt.load(b), tt.load(b + 1)];
-    let i = if pair[0].own == own && pair[0].opp == opp && pair[0].generation != 0 {
-        0
-    } else if pair[1].own == own && pair[1].opp == opp && pair[1].generation != 0 {
-        1
-    } else {
-        let score = |x: &SolverEntry| {
-            if x.generation == 0 {
-                -100
-            } else {
-                i32::from(x.work) + 64 * i32::from(x.depth == EXACT_DEPTH)
-                    - 4 * i32::from(x.generation != gen)
-            }
-        };
-        if score(&pair[0]) <= score(&pair[1]) {
-            0
+    let score = |(generation, depth, work): (u8, u8, u8)| {
+        if generation == 0 {
+            -100
         } else {
-            1
+            i32::from(work) + 64 * i32::from(depth == EXACT_DEPTH)
+                - 4 * i32::from(generation != gen)
         }
     };
-    tt.save(b + i, e);
+    let victim = match tt.find(b, own, opp) {
+        Some((i, _)) => i,
+        None => {
+            let mut victim = b;
+            let mut lowest = i32::MAX;
+            for i in b..b + ways {
+                let sc = score(tt.worth(i));
+                if sc < lowest {
+                    lowest = sc;
+                    victim = i;
+                }
+            }
+            victim
+        }
+    };
+    tt.save(victim, e);
 }
 
 /// Filled slots per thousand, sampled over the first 4096.
@@ -266,16 +472,17 @@ mod tests {
         }
     }
 
-    #[test]
-    fn shared_table_keeps_entries_and_rejects_torn_ones() {
+    /// Entries round-trip whole in slots that do not overlap, and a slot torn
+    /// between two writes (any mix of their words) reads back as one of them or
+    /// as no position of either: `pits` 6 is the dense layout, 8 the wide one.
+    fn keeps_entries_and_rejects_torn_ones(pits: u8, a: SolverEntry, b: SolverEntry) {
         let words = [const { AtomicU64::new(0) }; 4 * SharedSolverTable::BUCKET_WORDS];
-        let mut t = SharedSolverTable::new(&words);
-        assert_eq!(t.slots(), 8);
-        for slot in 0..8 {
+        let mut t = SharedSolverTable::new(&words, pits);
+        let ways = if pits <= 6 { 4 } else { 2 };
+        assert_eq!((t.slots(), t.ways()), (4 * ways, ways));
+        for slot in 0..t.slots() {
             assert_eq!(t.load(slot), SolverEntry::EMPTY);
         }
-        let a = entry(0x0404_0404_0404, 0x0505_0505_0505, -48, 12, 1);
-        let b = entry(0x0404_0404_0405, 0x0505_0505_0505, 7, 7, 200);
         t.save(3, a);
         t.save(4, b);
         assert_eq!(t.load(3), a);
@@ -284,31 +491,136 @@ mod tests {
         // Entries do not overlap: rewriting one leaves its neighbours.
         t.save(2, b);
         assert_eq!((t.load(2), t.load(3), t.load(4)), (b, a, b));
-        // Slot 3 torn between a write of `a` and one of `b` (any mix of their
-        // words): what it reads back is a's or b's entry whole, or matches
-        // neither position, so no probe accepts a mixed entry.
-        let base = SharedSolverTable::base(3);
+        let (base, len) = (t.base(3), if pits <= 6 { 2 } else { 3 });
         t.save(3, a);
         let wa: [u64; 3] = core::array::from_fn(|k| words[base + k].load(Ordering::Relaxed));
         t.save(3, b);
         let wb: [u64; 3] = core::array::from_fn(|k| words[base + k].load(Ordering::Relaxed));
-        for mask in 0..8u32 {
-            for k in 0..3 {
+        for mask in 0..1u32 << len {
+            for k in 0..len {
                 let w = if mask >> k & 1 == 1 { wa[k] } else { wb[k] };
                 words[base + k].store(w, Ordering::Relaxed);
             }
             let e = t.load(3);
-            if mask == 0b111 {
+            if mask == (1 << len) - 1 {
                 assert_eq!(e, a);
             } else if mask == 0 {
                 assert_eq!(e, b);
             } else {
                 assert!(
                     (e.own, e.opp) != (a.own, a.opp) && (e.own, e.opp) != (b.own, b.opp),
-                    "mask {:03b}",
+                    "pits {} mask {:03b}",
+                    pits,
                     mask
                 );
             }
         }
+    }
+
+    #[test]
+    fn shared_table_keeps_entries_and_rejects_torn_ones() {
+        let a = entry(0x0404_0404_0404, 0x0505_0505_0505, -48, 12, 1);
+        let b = entry(0x0404_0404_0405, 0x0505_0505_0505, 7, 7, 200);
+        keeps_entries_and_rejects_torn_ones(6, a, b);
+        keeps_entries_and_rejects_torn_ones(8, a, b);
+        // Rows of 8 pits with a pit over 127 seeds, bounds beyond a byte.
+        let a = entry(0x0102_0304_0506_0708, 0x0900_0000_0000_00ff, -300, 299, 1);
+        keeps_entries_and_rejects_torn_ones(8, a, b);
+        // Pits of up to 127 seeds and every other field at its widest.
+        let wide = SolverEntry {
+            own: 0x7f7f_7f7f_7f7f,
+            opp: 0x7f00_7f01_7f7e,
+            lo: -127,
+            hi: 126,
+            mv: 9,
+            depth: 254,
+            work: 63,
+            generation: 255,
+        };
+        keeps_entries_and_rejects_torn_ones(6, wide, b);
+    }
+
+    /// Packing a row into 7 bits a pit and back gives the row, for every value a
+    /// pit can take in each of the six pits (the others zero).
+    #[test]
+    fn rows_pack_into_seven_bits_a_pit_and_back() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for i in 0..6 {
+            for v in 0..128u64 {
+                // The pit under test at `v`, the others at pseudo-random values.
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let others = x & 0x7F7F_7F7F_7F7F & !(0xFF << (8 * i));
+                let row = others | v << (8 * i);
+                let packed = pack7(row).unwrap();
+                assert!(packed < 1 << 42);
+                assert_eq!(unpack7(packed), row, "{:012x}", row);
+            }
+        }
+        assert_eq!(pack7(0x80), None);
+        assert_eq!(pack7(0x0001_0000_0000_0000), None);
+    }
+
+    /// The dense layout stores a bound it cannot hold as a weaker one, never as a
+    /// stronger one, and does not store rows it cannot hold at all.
+    #[test]
+    fn dense_entries_keep_their_bounds_safe() {
+        let words = [const { AtomicU64::new(0) }; SharedSolverTable::BUCKET_WORDS];
+        let mut t = SharedSolverTable::new(&words, 6);
+        for (lo, hi, want_lo, want_hi) in [
+            (-128, 127, i16::MIN, i16::MAX),
+            (-300, 300, i16::MIN, i16::MAX),
+            (-127, 126, -127, 126),
+            (140, 150, 127, i16::MAX),
+            (-150, -140, i16::MIN, -128),
+            (i16::MIN, i16::MAX, i16::MIN, i16::MAX),
+        ] {
+            t.save(0, entry(0x0101_0101_0101, 0x0202, lo, hi, 9));
+            let e = t.load(0);
+            assert_eq!((e.lo, e.hi), (want_lo, want_hi), "{}..={}", lo, hi);
+            assert!(e.lo <= lo && e.hi >= hi);
+        }
+        for (own, opp) in [
+            (0x80, 0),
+            (0, 0x0000_8000_0000_0000),
+            (0x0001_0000_0000_0000, 0),
+            (0, 0x0100_0000_0000_0000),
+        ] {
+            t.save(1, entry(own, opp, 0, 0, 9));
+            assert_eq!(t.load(1), SolverEntry::EMPTY, "{:x} {:x}", own, opp);
+        }
+    }
+
+    /// A position is found in whichever slot of its bucket it went to, and a full
+    /// bucket gives up its least valuable entry.
+    #[test]
+    fn four_way_buckets_keep_the_most_valuable_entries() {
+        let words = [const { AtomicU64::new(0) }; SharedSolverTable::BUCKET_WORDS];
+        let mut t = SharedSolverTable::new(&words, 6);
+        let e = |own: u64, work: u8| SolverEntry {
+            work,
+            depth: 10,
+            ..entry(own, 1, 0, 5, 2)
+        };
+        for (own, work) in [(1, 9), (2, 3), (3, 12), (4, 7)] {
+            store(&mut t, e(own, work));
+        }
+        for own in 1..=4 {
+            assert_eq!(
+                probe(&t, own, 1),
+                Some(e(own, [9, 3, 12, 7][own as usize - 1]))
+            );
+        }
+        // A fifth position takes the slot of the cheapest (work 3).
+        store(&mut t, e(5, 1));
+        assert_eq!(probe(&t, 2, 1), None);
+        for own in [1, 3, 4, 5] {
+            assert!(probe(&t, own, 1).is_some(), "{}", own);
+        }
+        // A position's own slot is rewritten in place.
+        store(&mut t, SolverEntry { lo: 2, ..e(3, 12) });
+        assert_eq!(probe(&t, 3, 1).map(|x| x.lo), Some(2));
+        assert_eq!((0..4).filter(|&s| t.load(s).own == 3).count(), 1);
     }
 }

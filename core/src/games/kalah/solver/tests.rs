@@ -176,16 +176,21 @@ fn solver_matches_minimax_on_random_positions_in_every_configuration() {
                         assert_eq!(s.solve(&g, &mut Quiet).unwrap(), want, "{:?}", g);
                         // A shallow estimate first leaves depth-limited entries
                         // that must not change the exact value.
-                        let words = [const { AtomicU64::new(0) }; 4 << 10];
-                        let shared = SharedSolverTable::new(
-                            &words[..slots / 2 * SharedSolverTable::BUCKET_WORDS],
-                        );
-                        let mut s = KalahSolver::with_table(r, shared, tables).unwrap();
-                        s.set_config(config);
-                        s.estimate(&g, 3, 0, &mut Quiet).unwrap();
-                        assert_eq!(s.solve(&g, &mut Quiet).unwrap(), want, "{:?}", g);
-                        // Searched to the end, the estimate is the exact value.
-                        assert_eq!(s.estimate(&g, 60, 0, &mut Quiet).unwrap(), want);
+                        // Both layouts of the shared table (four entries a
+                        // bucket for these pits, two as for 8 pits).
+                        for layout in [p, 8] {
+                            let words = [const { AtomicU64::new(0) }; 4 << 10];
+                            let shared = SharedSolverTable::new(
+                                &words[..slots / 2 * SharedSolverTable::BUCKET_WORDS],
+                                layout,
+                            );
+                            let mut s = KalahSolver::with_table(r, shared, tables).unwrap();
+                            s.set_config(config);
+                            s.estimate(&g, 3, 0, &mut Quiet).unwrap();
+                            assert_eq!(s.solve(&g, &mut Quiet).unwrap(), want, "{:?}", g);
+                            // Searched to the end, the estimate is the exact value.
+                            assert_eq!(s.estimate(&g, 60, 0, &mut Quiet).unwrap(), want);
+                        }
                     }
                 }
             }
@@ -257,7 +262,7 @@ fn single_passes_at_any_beta_converge_on_the_value() {
             assert_eq!(lo, want, "{} after {}", r, after);
             // Two solvers over one shared table, testing far below and far above.
             let words = [const { AtomicU64::new(0) }; 1 << 12];
-            let table = SharedSolverTable::new(&words);
+            let table = SharedSolverTable::new(&words, p);
             let none = EndgameTables::none(p, ec);
             let mut a = KalahSolver::with_table(r, table, none).unwrap();
             let mut b = KalahSolver::with_table(r, table, none).unwrap();
