@@ -69,10 +69,7 @@ pub trait SolverTable {
     /// position `own`, `opp`, and its entry. The default loads each slot.
     #[inline(always)]
     fn find(&self, first: usize, own: u64, opp: u64) -> Option<(usize, SolverEntry)> {
-        (first..first + self.ways()).find_map(|i| {
-            let e = self.load(i);
-            (e.own == own && e.opp == opp && e.generation != 0).then_some((i, e))
-        })
+        find_by_loading(self, first, own, opp)
     }
     /// What replacement weighs of the entry in `slot`: its generation (0: empty),
     /// depth and work. The default loads the whole entry.
@@ -88,6 +85,20 @@ pub trait SolverTable {
     fn prefetch(&self, slot: usize) {
         let _ = slot;
     }
+}
+
+/// [`SolverTable::find`] by loading each slot of the bucket whole.
+#[inline(always)]
+fn find_by_loading<T: SolverTable + ?Sized>(
+    tt: &T,
+    first: usize,
+    own: u64,
+    opp: u64,
+) -> Option<(usize, SolverEntry)> {
+    (first..first + tt.ways()).find_map(|i| {
+        let e = tt.load(i);
+        (e.own == own && e.opp == opp && e.generation != 0).then_some((i, e))
+    })
 }
 
 impl SolverTable for &mut [SolverEntry] {
@@ -362,12 +373,10 @@ impl SolverTable for SharedSolverTable<'_> {
     #[inline(always)]
     fn find(&self, first: usize, own: u64, opp: u64) -> Option<(usize, SolverEntry)> {
         if self.dense {
-            return self.find_dense(first, own, opp);
+            self.find_dense(first, own, opp)
+        } else {
+            find_by_loading(self, first, own, opp)
         }
-        (first..first + 2).find_map(|i| {
-            let e = self.load_wide(i);
-            (e.own == own && e.opp == opp && e.generation != 0).then_some((i, e))
-        })
     }
     #[inline(always)]
     fn worth(&self, slot: usize) -> (u8, u8, u8) {
