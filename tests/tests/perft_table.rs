@@ -9,11 +9,13 @@ use ply_core::games::draughts::{Colour, Draughts};
 use ply_core::games::halma::HalmaRules;
 use ply_core::games::kalah::KalahRules;
 use ply_core::games::{Halma16, Halma8, Kalah, TicTacToe};
-use ply_core::perft::{perft, perft_tabled, BucketTable, PerftBucket, PerftKey};
+use ply_core::perft::table::{deserves_an_entry, Layout, FEW_MOVES, MIN_TABLE_DEPTH};
+use ply_core::perft::{perft, perft_tabled, BucketTable, PerftBucket, PerftKey, PerftTable, Slot};
 use ply_core::playout::positions;
 use ply_core::{Game, Player};
 use ply_host::parallel::SharedPerftTable;
 use ply_tests::kalah::{board, from_board};
+use std::collections::{HashMap, HashSet};
 
 /// Checks every way of counting with a table against `perft` for each position and
 /// each depth up to `depth`.
@@ -130,6 +132,92 @@ fn nodes_with_more_children_than_the_table_handles_at_once() {
         "no Halma position with more than 64 moves found"
     );
     assert_eq!(agree(wide, 4), 2 * 5);
+}
+
+/// A table that answers nothing and records the keys of the positions probed, with
+/// their remaining depths.
+struct Recorder {
+    layout: Layout,
+    keys: HashMap<Slot, u128>,
+    probed: HashSet<(u128, u32)>,
+}
+
+impl PerftTable for Recorder {
+    fn key_bits(&self) -> u32 {
+        self.layout.key_bits()
+    }
+    fn slot(&self, key: u128) -> Slot {
+        self.layout.slot(key)
+    }
+    fn probe(&mut self, slot: Slot, depth: u32) -> Option<u64> {
+        let key = *self.keys.get(&slot).expect("a slot from a recorded key");
+        self.probed.insert((key, depth));
+        None
+    }
+    fn store(&mut self, _: Slot, _: u32, _: u64) {}
+}
+
+/// Every position `depth` plies deep or less below `g` with its remaining depth
+/// and its key, for nodes at [`MIN_TABLE_DEPTH`] or more plies to go.
+fn table_nodes<G: PerftKey>(g: &G, depth: u32, out: &mut Vec<(G, u32, u128)>) {
+    if depth < MIN_TABLE_DEPTH {
+        return;
+    }
+    if let Some(k) = g.perft_key() {
+        out.push((*g, depth, k));
+    }
+    for &mv in g.legal_moves().iter() {
+        table_nodes(&g.play_unchecked(mv), depth - 1, out);
+    }
+}
+
+#[test]
+fn forced_positions_and_few_moves_at_the_last_table_depth_are_not_looked_up() {
+    let rules = Draughts::parse_rules("english").unwrap();
+    let bits = Draughts::perft_key_bits(rules);
+    let (mut skipped, mut looked_up) = (0, 0);
+    for g in positions(Draughts::start(rules), 30, 7).take(6) {
+        let depth = 6;
+        let mut nodes = Vec::new();
+        table_nodes(&g, depth, &mut nodes);
+        let layout = Layout::new(bits, 1 << 10);
+        let mut rec = Recorder {
+            layout,
+            keys: nodes.iter().map(|&(_, _, k)| (layout.slot(k), k)).collect(),
+            probed: HashSet::new(),
+        };
+        assert_eq!(perft_tabled(&g, depth, &mut rec), perft(&g, depth));
+        for (i, (node, d, k)) in nodes.iter().enumerate() {
+            let moves = node.count_moves();
+            let few = if *d == MIN_TABLE_DEPTH { FEW_MOVES } else { 1 };
+            let probed = rec.probed.contains(&(*k, *d));
+            if i == 0 {
+                assert!(probed, "the root is looked up");
+            } else if moves <= few {
+                assert!(!deserves_an_entry(node, *d));
+                assert!(
+                    !probed,
+                    "{:?} ({} moves, {} plies) was looked up",
+                    node, moves, d
+                );
+                skipped += 1;
+            } else {
+                assert!(deserves_an_entry(node, *d));
+                assert!(
+                    probed,
+                    "{:?} ({} moves, {} plies) was not looked up",
+                    node, moves, d
+                );
+                looked_up += 1;
+            }
+        }
+    }
+    assert!(
+        skipped > 0 && looked_up > 0,
+        "{} skipped, {} looked up",
+        skipped,
+        looked_up
+    );
 }
 
 /// Checks on many positions that a key is below `2^bits` and that two positions
