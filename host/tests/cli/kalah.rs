@@ -12,10 +12,9 @@ fn ply_env(args: &[&str], tables: &std::path::Path) -> Output {
         .expect("run ply")
 }
 
-fn tmp_dir(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("ply-kalah-{}-{}", name, std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
+/// A directory for one test's tables, removed when the test ends.
+fn tmp_dir(name: &str) -> crate::common::Scratch {
+    crate::common::scratch("kalah", name)
 }
 
 fn out(o: &Output) -> String {

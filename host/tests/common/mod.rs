@@ -39,13 +39,42 @@ pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// A test's own directory, removed with everything in it when dropped (at the end
+/// of the test, passed or failed), so that test runs leave nothing behind.
+pub struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for Scratch {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.0.as_os_str()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// A fresh, empty directory for one test, `ply-GROUP-NAME-PID` in the temporary
 /// directory (what an earlier run left there is removed first).
-pub fn scratch(group: &str, name: &str) -> PathBuf {
+pub fn scratch(group: &str, name: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("ply-{}-{}-{}", group, name, std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    Scratch(dir)
 }
 
 /// Waits, a minute at most, for `path` to appear while `child` (named `who` in the
