@@ -187,11 +187,11 @@ fn forced_positions_and_few_moves_at_the_last_table_depth_are_not_looked_up() {
             probed: HashSet::new(),
         };
         assert_eq!(perft_tabled(&g, depth, &mut rec), perft(&g, depth));
-        for (i, (node, d, k)) in nodes.iter().enumerate() {
+        for (node, d, k) in &nodes {
             let moves = node.count_moves();
             let few = if *d == MIN_TABLE_DEPTH { FEW_MOVES } else { 1 };
             let probed = rec.probed.contains(&(*k, *d));
-            if i == 0 {
+            if *d == depth {
                 assert!(probed, "the root is looked up");
             } else if moves <= few {
                 assert!(!deserves_an_entry(node, *d));

@@ -194,11 +194,10 @@ fn tabled<G: PerftKey, T: PerftTable>(
             let mut slots = [None; SLOT_CHUNK];
             for (place, &mv) in slots.iter_mut().zip(chunk) {
                 let child = game.play_unchecked(mv);
-                *place = if deserves_an_entry(&child, depth - 1) {
-                    child.perft_key().map(|k| table.slot(k))
-                } else {
-                    None
-                };
+                *place = child
+                    .perft_key()
+                    .filter(|_| deserves_an_entry(&child, depth - 1))
+                    .map(|k| table.slot(k));
                 if let Some(s) = *place {
                     table.prefetch(s);
                 }
