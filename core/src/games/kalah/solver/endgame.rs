@@ -8,7 +8,7 @@
 
 use core::sync::atomic::{AtomicI8, Ordering};
 
-use crate::games::kalah::{final_margin, non_empty, sow};
+use crate::games::kalah::{final_margin, non_empty, sow, Sown};
 
 /// Most pits a row may have for the solver (as for the game).
 const MAX_PARTS: usize = 16;
@@ -242,9 +242,32 @@ pub fn build_layer(
     if values.len() < whole.end || ranks.end > whole.len() {
         return Err("endgame table memory is too short for its pits and seeds");
     }
-    let p = u32::from(pits);
+    // The board's size as a constant: the sowing's division by the ring, the
+    // rank's loops and the row masks are then worked out at compile time.
+    match pits {
+        1 => build_part::<1>(empty_capture, n, values, whole.start, ranks),
+        2 => build_part::<2>(empty_capture, n, values, whole.start, ranks),
+        3 => build_part::<3>(empty_capture, n, values, whole.start, ranks),
+        4 => build_part::<4>(empty_capture, n, values, whole.start, ranks),
+        5 => build_part::<5>(empty_capture, n, values, whole.start, ranks),
+        6 => build_part::<6>(empty_capture, n, values, whole.start, ranks),
+        7 => build_part::<7>(empty_capture, n, values, whole.start, ranks),
+        _ => build_part::<8>(empty_capture, n, values, whole.start, ranks),
+    }
+    Ok(())
+}
+
+/// [`build_layer`] for a board of `P` pits a row, once the arguments are checked;
+/// `start` is where the layer begins in `values`.
+fn build_part<const P: u32>(
+    empty_capture: bool,
+    n: u32,
+    values: &[AtomicI8],
+    start: usize,
+    ranks: core::ops::Range<usize>,
+) {
+    let p = P;
     let m = 2 * p;
-    let start = whole.start;
     let k = m as usize - 1;
     let top = n + m - 1; // bars are drawn from 0..top
     let mut bars = unrank(ranks.start as u64, k);
@@ -262,8 +285,9 @@ pub fn build_layer(
             if values[start + at_rank].load(Ordering::Relaxed) == UNKNOWN {
                 let (own, opp) = unbar(&bars, p, n);
                 debug_assert_eq!(rank(own, opp, p) as usize, at_rank);
-                batch[len] = Children::of(own, opp, p, n, empty_capture);
-                for &i in &batch[len].idx[..batch[len].count] {
+                let c = &mut batch[len];
+                c.fill::<P>(own, opp, n, empty_capture);
+                for &i in &c.idx[..usize::from(c.count)] {
                     crate::prefetch::prefetch(&values[i]);
                 }
                 at[len] = start + at_rank;
@@ -272,11 +296,10 @@ pub fn build_layer(
             next_bars(&mut bars, k, top);
         }
         for (c, &i) in batch[..len].iter().zip(&at[..len]) {
-            values[i].store(c.value(p, empty_capture, values), Ordering::Relaxed);
+            values[i].store(c.value::<P>(empty_capture, values), Ordering::Relaxed);
         }
         r = end;
     }
-    Ok(())
 }
 
 /// Positions whose children a layer's build looks up together.
@@ -334,63 +357,82 @@ fn unbar(bars: &[u32; MAX_PARTS], pits: u32, n: u32) -> (u64, u64) {
 }
 
 /// A table position's moves: the best final margin of those that end the game,
-/// and the entries of the others' children.
+/// and the entries of the others' children. Kept small (it is made for every
+/// position of a layer): a child's rows are not kept but sown again in the rare
+/// case that its entry, one of the same layer, is not computed yet.
 #[derive(Clone, Copy)]
 struct Children {
     /// The best margin of a move that ends the game (`i32::MIN`: none), or the
     /// position's own final margin if the game is over.
     best: i32,
-    count: usize,
+    count: u8,
+    /// The child's pit, `0..pits`, with [`EXTRA_TURN`] set if the mover moves
+    /// again.
+    pit: [u8; 8],
+    /// Seeds the move adds to the mover's store.
+    gain: [u8; 8],
     idx: [usize; 8],
-    gain: [i32; 8],
-    sign: [i32; 8],
-    /// The child's rows and seeds in play, for the rare child of the same layer
-    /// not computed yet.
-    rows: [(u64, u64, u32); 8],
+    /// The position itself: its rows and seeds in play.
+    own: u64,
+    opp: u64,
+    n: u32,
 }
+
+/// [`Children::pit`]'s flag for a move that ends in the mover's store.
+const EXTRA_TURN: u8 = 0x80;
 
 impl Children {
     const EMPTY: Children = Children {
         best: i32::MIN,
         count: 0,
-        idx: [0; 8],
+        pit: [0; 8],
         gain: [0; 8],
-        sign: [0; 8],
-        rows: [(0, 0, 0); 8],
+        idx: [0; 8],
+        own: 0,
+        opp: 0,
+        n: 0,
     };
 
-    /// The moves of the position `own`, `opp` with `n` seeds in play.
+    /// The child of sowing `s`: its mover's row, the other row, seeds in play.
     #[inline(always)]
-    fn of(own: u64, opp: u64, pits: u32, n: u32, ec: bool) -> Children {
-        let mut c = Children::EMPTY;
-        if let Some(m) = final_margin(own, opp) {
-            c.best = m;
-            return c;
+    fn child(s: &Sown, n: u32) -> (u64, u64, u32) {
+        if s.extra_turn {
+            (s.own, s.opp, n - s.gain)
+        } else {
+            (s.opp, s.own, n - s.gain)
         }
-        let m = 2 * pits;
+    }
+
+    /// Becomes the moves of the position `own`, `opp` with `n` seeds in play.
+    #[inline(always)]
+    fn fill<const P: u32>(&mut self, own: u64, opp: u64, n: u32, ec: bool) {
+        self.own = own;
+        self.opp = opp;
+        self.n = n;
+        self.count = 0;
+        if let Some(m) = final_margin(own, opp) {
+            self.best = m;
+            return;
+        }
+        self.best = i32::MIN;
+        let m = 2 * P;
         let mut bits = non_empty(own);
+        let mut k = 0;
         while bits != 0 {
             let i = bits.trailing_zeros() / 8;
             bits &= bits - 1;
-            let s = sow(own, opp, pits, i, ec);
+            let s = sow(own, opp, P, i, ec);
             if s.game_over {
-                c.best = c.best.max(s.gain as i32 - s.opp_gain as i32);
+                self.best = self.best.max(s.gain as i32 - s.opp_gain as i32);
                 continue;
             }
-            let (a, b) = if s.extra_turn {
-                (s.own, s.opp)
-            } else {
-                (s.opp, s.own)
-            };
-            let cn = n - s.gain;
-            let k = c.count;
-            c.idx[k] = (layer_offset(m, cn) + rank(a, b, pits)) as usize;
-            c.gain[k] = s.gain as i32;
-            c.sign[k] = if s.extra_turn { 1 } else { -1 };
-            c.rows[k] = (a, b, cn);
-            c.count += 1;
+            let (a, b, cn) = Children::child(&s, n);
+            self.idx[k] = (layer_offset(m, cn) + rank(a, b, P)) as usize;
+            self.gain[k] = s.gain as u8;
+            self.pit[k] = i as u8 | if s.extra_turn { EXTRA_TURN } else { 0 };
+            k += 1;
         }
-        c
+        self.count = k as u8;
     }
 
     /// The position's exact future margin, by full minimax over its moves:
@@ -398,20 +440,31 @@ impl Children {
     /// sowing that stays in the mover's row) are computed first, recursively.
     /// That recursion ends: such a sowing moves seeds towards their owner's store,
     /// so the sum over seeds of the distance to their row's store strictly falls.
-    fn value(&self, pits: u32, ec: bool, values: &[AtomicI8]) -> i8 {
+    fn value<const P: u32>(&self, ec: bool, values: &[AtomicI8]) -> i8 {
+        let count = usize::from(self.count);
         let mut best = self.best;
         let mut cvs = [0i8; 8];
-        for k in 0..self.count {
+        for k in 0..count {
             cvs[k] = values[self.idx[k]].load(Ordering::Relaxed);
         }
-        for k in 0..self.count {
+        for k in 0..count {
             let mut cv = cvs[k];
             if cv == UNKNOWN {
-                let (a, b, cn) = self.rows[k];
-                cv = Children::of(a, b, pits, cn, ec).value(pits, ec, values);
+                let pit = u32::from(self.pit[k] & !EXTRA_TURN);
+                let s = sow(self.own, self.opp, P, pit, ec);
+                let (a, b, cn) = Children::child(&s, self.n);
+                let mut c = Children::EMPTY;
+                c.fill::<P>(a, b, cn, ec);
+                cv = c.value::<P>(ec, values);
                 values[self.idx[k]].store(cv, Ordering::Relaxed);
             }
-            best = best.max(self.gain[k] + self.sign[k] * i32::from(cv));
+            let g = i32::from(self.gain[k]);
+            let v = if self.pit[k] & EXTRA_TURN != 0 {
+                g + i32::from(cv)
+            } else {
+                g - i32::from(cv)
+            };
+            best = best.max(v);
         }
         best as i8
     }
