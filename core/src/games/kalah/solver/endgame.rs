@@ -555,15 +555,23 @@ mod tests {
 
     #[test]
     fn rank_is_the_sum_of_binomials_of_the_bars() {
-        // Rows of up to 8 pits, seeds anywhere up to the largest table: the rank by
+        // Rows of up to 8 pits, seeds anywhere up to the largest table whose
+        // entries a u64 counts (beyond it the binomials saturate): the rank by
         // prefix sums and TERM equals the definition, term by term.
+        let most_seeds = |pits: u32| {
+            (0..=MAX_TABLE_SEEDS)
+                .take_while(|&s| binom(s + 2 * pits, 2 * pits) < u64::MAX / 2)
+                .last()
+                .unwrap()
+        };
+        assert_eq!(most_seeds(6), MAX_TABLE_SEEDS);
         let mut x = 0x9E37_79B9_7F4A_7C15u64;
         for _ in 0..20_000 {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
             let pits = 1 + (x % 8) as u32;
-            let mut left = (x >> 8) as u32 % (MAX_TABLE_SEEDS + 1);
+            let mut left = (x >> 8) as u32 % (most_seeds(pits) + 1);
             let (mut own, mut opp) = (0u64, 0u64);
             for i in 0..2 * pits {
                 let c = if left == 0 {
