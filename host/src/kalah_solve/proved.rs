@@ -52,7 +52,7 @@ impl Proved {
     /// Task `i`'s value is proved to lie in `lo..=hi` as well. The root's value is
     /// the best move's: bounds on the moves bound it too (it is at least every
     /// move's lower bound and at most the largest upper bound), and it is done once
-    /// that makes it exact.
+    /// that makes it exact; and no move is worth more than the root's upper bound.
     pub(super) fn narrow(&self, i: usize, (lo, hi): (i32, i32)) {
         let mut tasks = self.tasks.lock().unwrap_or_else(|e| e.into_inner());
         let tighten = |t: &mut TaskState, lo: i32, hi: i32| {
@@ -70,6 +70,12 @@ impl Proved {
             tighten(&mut tasks[0], lo, hi);
             if tasks[0].lo == tasks[0].hi {
                 tasks[0].done = true;
+            }
+        }
+        let root_hi = tasks[0].hi;
+        if root_hi < UNKNOWN.1 {
+            for t in &mut tasks[1..] {
+                tighten(t, UNKNOWN.0, root_hi);
             }
         }
     }
@@ -120,5 +126,34 @@ impl Proved {
             )
             .collect::<Vec<_>>()
             .join(", ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_moves_bound_the_root_and_the_root_bounds_the_moves() {
+        let proved = Proved::new(3, None);
+        let names = ["1".to_string(), "2".to_string()];
+        assert_eq!(proved.line(&names), "root ?, pit 1 ?, pit 2 ?");
+        // A pass on the root proves it at most 10: no move is worth more.
+        proved.narrow(0, (UNKNOWN.0, 10));
+        assert_eq!(proved.line(&names), "root <= 10, pit 1 <= 10, pit 2 <= 10");
+        // A move proved at least 4 makes the root at least 4.
+        proved.narrow(2, (4, UNKNOWN.1));
+        assert_eq!(
+            proved.line(&names),
+            "root 4..=10, pit 1 <= 10, pit 2 4..=10"
+        );
+        // Both moves at most 6: the root too, and then 6 bounds them both again.
+        proved.narrow(1, (UNKNOWN.0, 6));
+        proved.narrow(2, (UNKNOWN.0, 6));
+        assert_eq!(proved.line(&names), "root 4..=6, pit 1 <= 6, pit 2 4..=6");
+        assert!(proved.root_value().is_none());
+        proved.narrow(2, (6, 6));
+        assert_eq!(proved.root_value(), Some(6));
+        assert_eq!(proved.line(&names), "root = 6, pit 1 <= 6, pit 2 = 6");
     }
 }
