@@ -229,11 +229,7 @@ impl<T: SolverTable> KalahSolver<'_, T> {
             bits &= bits - 1;
             let s = sow(own, opp, self.pits, i, self.empty_capture);
             if !s.game_over && child_depth != 0 {
-                let (a, b) = if s.extra_turn {
-                    (s.own, s.opp)
-                } else {
-                    (s.opp, s.own)
-                };
+                let (a, b) = child_rows(&s);
                 if let Some(t) = self.tables.index(a, b, n - s.gain) {
                     self.tables.prefetch(t);
                     gen_slot[moves] = Slot::Table(t);
@@ -275,11 +271,7 @@ impl<T: SolverTable> KalahSolver<'_, T> {
                     self.table_hits += 1;
                     value = Some(g + sign * self.tables.value_at(t));
                 } else if gen_slot[m] == Slot::Bucket {
-                    let (a, b) = if s.extra_turn {
-                        (s.own, s.opp)
-                    } else {
-                        (s.opp, s.own)
-                    };
+                    let (a, b) = child_rows(&s);
                     if let Some(e) = table::probe(&self.tt, a, b) {
                         if e.depth >= child_want {
                             // The parent's bounds for this move from the child's.
@@ -416,15 +408,22 @@ impl<T: SolverTable> KalahSolver<'_, T> {
         for k in from..count {
             if known[k].is_none() {
                 let s = &sown[k];
-                let (a, b) = if s.extra_turn {
-                    (s.own, s.opp)
-                } else {
-                    (s.opp, s.own)
-                };
+                let (a, b) = child_rows(s);
                 self.tt.prefetch(table::bucket(&self.tt, a, b));
                 return;
             }
         }
+    }
+}
+
+/// The child's rows, its mover's first: the same mover after an extra turn, else
+/// the opponent.
+#[inline(always)]
+fn child_rows(s: &Sown) -> (u64, u64) {
+    if s.extra_turn {
+        (s.own, s.opp)
+    } else {
+        (s.opp, s.own)
     }
 }
 
