@@ -271,3 +271,49 @@ fn solve_refuses_tables_larger_than_memory() {
         );
     }
 }
+
+/// The first guesses are shared out among the threads, each move's guess kept for
+/// that move: with guesses deep enough to reach every game's end (64 plies on
+/// these small boards) each guess is the move's exact value, so the guesses line
+/// must give every pit the value `ply solve` prints for it. Three threads, more
+/// moves than threads.
+#[test]
+fn first_guesses_on_several_threads_belong_to_their_moves() {
+    let d = tmp_dir("guesses");
+    for spec in ["kalah:4x2", "kalah:5x1", "kalah:3x3"] {
+        let o = Command::new(env!("CARGO_BIN_EXE_ply"))
+            .args(["solve", spec])
+            .env("PLY_TABLES_DIR", &d)
+            .env("PLY_THREADS", "3")
+            .env("PLY_KALAH_TABLE_SEEDS", "0")
+            .env("PLY_GUESS_DEPTH", "64")
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", err(&o));
+        let stderr = err(&o);
+        let line = stderr
+            .lines()
+            .find(|l| l.contains("first guesses (64 plies"))
+            .unwrap_or_else(|| panic!("no guesses line: {}", stderr));
+        let guesses = &line[line.find("): ").expect("guesses") + 3..];
+        let mut guessed: Vec<(String, String)> = guesses
+            .split(", ")
+            .map(|g| {
+                let f: Vec<&str> = g.split(' ').collect();
+                assert_eq!(f.len(), 3, "{}", line);
+                (f[1].to_string(), f[2].to_string())
+            })
+            .collect();
+        guessed.sort();
+        let mut exact: Vec<(String, String)> = out(&o)
+            .lines()
+            .filter_map(|l| l.strip_prefix("move "))
+            .map(|l| {
+                let (pit, v) = l.split_once(": ").expect("move line");
+                (pit.to_string(), v.to_string())
+            })
+            .collect();
+        exact.sort();
+        assert_eq!(guessed, exact, "{}: {}", spec, line);
+    }
+}
