@@ -4,12 +4,13 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicI8, AtomicU64};
 
 use ply_core::games::draughts::DraughtsEval;
 use ply_core::games::halma::eval::{Manhattan, Racer};
 use ply_core::games::kalah::solver::{
-    bounds_for_player, EndgameTables, KalahSolver, Quiet, SharedSolverTable, SolverEntry,
+    bounds_for_player, build_tables, pack_tables, packed_layers, table_len, EndgameTables,
+    KalahSolver, Quiet, SharedSolverTable, SolverEntry, UNKNOWN,
 };
 use ply_core::games::kalah::{KalahEval, KalahRules};
 use ply_core::games::{Draughts, Halma16, Halma8, Kalah, TicTacToe};
@@ -149,6 +150,21 @@ fn kalah_rules_search_and_solver_allocate_nothing() {
         "the Kalah solver on a shared table allocated {} times",
         n
     );
+    // Endgame tables built, packed to five bits an entry and probed by a solve in
+    // caller memory: no allocation either.
+    let values: Vec<AtomicI8> = (0..table_len(3, 10).unwrap())
+        .map(|_| AtomicI8::new(UNKNOWN))
+        .collect();
+    let mut packed = vec![0u8; packed_layers(3, 10).unwrap().len()];
+    let (n, v) = allocations(|| {
+        build_tables(3, false, 10, 0, &values, |_| {}).unwrap();
+        pack_tables(3, 10, &values, &mut packed).unwrap();
+        let tables = EndgameTables::packed(3, false, 10, &packed).unwrap();
+        let mut solver = KalahSolver::new(rules, &mut tt, tables).unwrap();
+        solver.solve(&small, &mut Quiet).unwrap()
+    });
+    assert_eq!(v, 2);
+    assert_eq!(n, 0, "the Kalah endgame tables allocated {} times", n);
 }
 
 #[test]

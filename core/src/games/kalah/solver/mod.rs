@@ -54,7 +54,9 @@ use crate::games::kalah::{final_margin, pit, row_sum, sow, Kalah, KalahRules, Pi
 use crate::search::for_player;
 
 pub use endgame::{
-    build_layer, build_tables, layer_range, table_len, EndgameTables, MAX_TABLE_SEEDS, UNKNOWN,
+    build_layer, build_tables, layer_range, pack_entries, pack_tables, packed_layer_len,
+    packed_layers, table_len, unpack_entries, unpack_tables, EndgameTables, PackedLayers,
+    MAX_TABLE_SEEDS, PACKED_MAX_SEEDS, UNKNOWN,
 };
 #[cfg(target_has_atomic = "64")]
 pub use table::SharedSolverTable;

@@ -4,6 +4,7 @@
 //! futility bounds from the seeds in play, endgame-table probes and the enhanced
 //! transposition cutoff.
 
+use super::endgame::TableIndex;
 use super::table::{self, SolverEntry, SolverTable, EXACT_DEPTH};
 use super::{Interrupted, KalahSolver, SolveControl, SolveProgress};
 use crate::games::kalah::{non_empty, row_sum, sow, Sown};
@@ -432,7 +433,7 @@ enum Slot {
     /// Nothing (searched, or settled without a lookup).
     None,
     /// The endgame-table entry at this index.
-    Table(usize),
+    Table(TableIndex),
     /// The transposition table (enhanced transposition cutoff).
     Bucket,
 }

@@ -150,6 +150,8 @@ fn solver_matches_minimax_on_random_positions_in_every_configuration() {
         let all = [const { AtomicI8::new(UNKNOWN) }; 2048];
         let values = &all[..len];
         build_tables(p, ec, k, 0, values, |_| {}).unwrap();
+        let mut packed = [0u8; 1400];
+        pack_tables(p, k, values, &mut packed).unwrap();
         for _ in 0..40 {
             let plies = rng.below(6);
             let g = random_playout(Kalah::new(r), plies, &mut rng);
@@ -158,11 +160,13 @@ fn solver_matches_minimax_on_random_positions_in_every_configuration() {
             let want = g.store_difference() + future;
             for slots in [2usize, 1 << 10] {
                 for deepening_to in [0u32, 6] {
-                    for with_tables in [false, true] {
-                        let tables = if with_tables {
-                            EndgameTables::new(p, ec, k, values).unwrap()
-                        } else {
-                            EndgameTables::none(p, ec)
+                    // No tables, a byte an entry, five bits an entry.
+                    for form in 0..3 {
+                        let with_tables = form > 0;
+                        let tables = match form {
+                            0 => EndgameTables::none(p, ec),
+                            1 => EndgameTables::new(p, ec, k, values).unwrap(),
+                            _ => EndgameTables::packed(p, ec, k, &packed).unwrap(),
                         };
                         let config = SolverConfig {
                             deepening_to,
