@@ -42,7 +42,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use ply_core::games::kalah::solver::{table_len, EndgameTables, SharedSolverTable, SolverConfig};
+use ply_core::games::kalah::solver::{EndgameTables, SharedSolverTable, SolverConfig};
 use ply_core::games::kalah::Kalah;
 use ply_core::Game;
 
@@ -198,7 +198,7 @@ impl Memory {
             let default = default_table_seeds(rules.pits);
             match tables::seeds_on_disk(rules.pits, rules.empty_capture, env.tables_dir.clone()) {
                 Some(k) if k > default => {
-                    let bytes = table_len(rules.pits, k.min(in_play)).unwrap_or(usize::MAX) as u64;
+                    let bytes = tables::memory_of(rules.pits, k.min(in_play)) as u64;
                     let fits = crate::memory::check_available(bytes.saturating_mul(2), "").is_ok();
                     if fits {
                         k
@@ -259,13 +259,8 @@ impl Memory {
     ) -> Result<scheduler::Job<'a>, String> {
         let rules = root.rules();
         let tables = if self.seeds > 0 {
-            EndgameTables::new(
-                rules.pits,
-                rules.empty_capture,
-                self.seeds,
-                self.values.values(),
-            )
-            .map_err(|e| e.to_string())?
+            self.values
+                .tables(rules.pits, rules.empty_capture, self.seeds)?
         } else {
             EndgameTables::none(rules.pits, rules.empty_capture)
         };

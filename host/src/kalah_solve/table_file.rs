@@ -10,7 +10,7 @@
 //! | 8 | 4 | format version ([`VERSION`]) |
 //! | 12 | 1 | pits a row (1 to 8) |
 //! | 13 | 1 | capture rule: 0 the seed's rules, 1 empty capture |
-//! | 14 | 1 | bits an entry (8: one signed byte, the future margin) |
+//! | 14 | 1 | bits an entry: 8 (a signed byte, the future margin) or 5 (`K` ≤ 31) |
 //! | 15 | 1 | 0 |
 //! | 16 | 4 | `K`: the file holds the layers of 0 to `K` seeds in play |
 //! | 20 | 4 | 0 |
@@ -18,6 +18,12 @@
 //! | 32 | 8 × (`K` + 1) | the [`checksum`] of each layer's entries |
 //! | 40 + 8`K` | 8 | the [`checksum`] of every header byte before it |
 //! | 48 + 8`K` | entries | the entries, layer after layer ([`layer_range`]) |
+//!
+//! Five bits an entry (written for every table of at most 31 seeds in play: 5/8 of
+//! the bytes, so 30 seeds for 6 pits take 6.9 GB instead of 11.1 GB) hold the
+//! mover's share of the layer's seeds, each layer starting on a byte, then one zero
+//! byte ([`packed_layers`], [`pack_entries`]); the layer checksums are of those
+//! bytes. The file is then the memory image a solve probes, read or mapped.
 //!
 //! A layer is used only if its checksum matches, so a file cut short or damaged in
 //! the middle still gives the layers before the damage, and the solve rebuilds the
@@ -30,7 +36,10 @@ use std::io::{Read, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicI8, Ordering};
 
-use ply_core::games::kalah::solver::{layer_range, table_len, MAX_TABLE_SEEDS};
+use ply_core::games::kalah::solver::{
+    layer_range, pack_entries, packed_layers, table_len, unpack_entries, MAX_TABLE_SEEDS,
+    PACKED_MAX_SEEDS,
+};
 use ply_core::zobrist::mix64;
 
 /// The first 8 bytes of an endgame-table file.
@@ -158,6 +167,8 @@ pub struct Header {
     pub empty_capture: bool,
     /// The file holds the layers of `0..=seeds` seeds in play.
     pub seeds: u32,
+    /// Bits an entry: 8 or 5 ([`bits_for`]).
+    pub bits: u8,
     /// Each layer's checksum.
     pub layer_sums: Vec<u64>,
 }
@@ -173,7 +184,7 @@ impl Header {
         let mut b = Vec::with_capacity(self.len());
         b.extend_from_slice(MAGIC);
         b.extend_from_slice(&VERSION.to_le_bytes());
-        b.extend_from_slice(&[self.pits, u8::from(self.empty_capture), 8, 0]);
+        b.extend_from_slice(&[self.pits, u8::from(self.empty_capture), self.bits, 0]);
         b.extend_from_slice(&self.seeds.to_le_bytes());
         b.extend_from_slice(&0u32.to_le_bytes());
         let entries = table_len(self.pits, self.seeds).unwrap_or(0) as u64;
@@ -190,6 +201,34 @@ impl Header {
 /// Bytes of the header of a file of `0..=seeds` seeds in play.
 fn header_len(seeds: u32) -> usize {
     FIXED + 8 * (seeds as usize + 1) + 8
+}
+
+/// Bits an entry of the file of a table of `0..=seeds` seeds in play: five where
+/// they hold every value ([`PACKED_MAX_SEEDS`]), else a byte.
+pub fn bits_for(seeds: u32) -> u8 {
+    if seeds <= PACKED_MAX_SEEDS {
+        5
+    } else {
+        8
+    }
+}
+
+/// Where the layer of `n` seeds in play lies among the entries' bytes of a file of
+/// `bits` bits an entry for `pits` pits (the same in a file of any more seeds).
+fn layer_bytes(pits: u8, bits: u8, n: u32) -> std::ops::Range<usize> {
+    match bits {
+        5 => packed_layers(pits, n).expect("checked header").layer(n),
+        _ => layer_range(pits, n),
+    }
+}
+
+/// Bytes of the entries of the layers `0..=seeds` as a solve probes them: five bits
+/// an entry with the zero byte after the layers, or a byte an entry.
+fn entry_bytes(pits: u8, bits: u8, seeds: u32) -> usize {
+    match bits {
+        5 => packed_layers(pits, seeds).expect("checked header").len(),
+        _ => table_len(pits, seeds).unwrap_or(usize::MAX),
+    }
 }
 
 /// Why (part of) a file was not used: the line the solve prints.
@@ -243,7 +282,7 @@ fn read_header(r: &mut impl Read, pits: u8, empty_capture: bool) -> Result<Heade
     if fixed[15] != 0
         || word(20) != 0
         || rule > 1
-        || bits != 8
+        || !(bits == 8 || bits == 5 && seeds <= PACKED_MAX_SEEDS)
         || seeds > MAX_TABLE_SEEDS
         || table_len(file_pits, seeds).map(|l| l as u64) != Some(entries)
     {
@@ -273,6 +312,7 @@ fn read_header(r: &mut impl Read, pits: u8, empty_capture: bool) -> Result<Heade
         pits,
         empty_capture,
         seeds,
+        bits,
         layer_sums: sums
             .chunks_exact(8)
             .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
@@ -294,6 +334,19 @@ pub fn seeds_in(path: &Path, pits: u8, empty_capture: bool) -> Option<u32> {
         .map(|h| h.seeds)
 }
 
+/// The header of the good table file at `path` for `pits` and the capture rule
+/// (checked, not its layers), if there is one.
+pub fn header_of(path: &Path, pits: u8, empty_capture: bool) -> Option<Header> {
+    let mut r = std::io::BufReader::new(fs::File::open(path).ok()?);
+    read_header(&mut r, pits, empty_capture).ok()
+}
+
+/// Bits an entry of the good table file at `path` for `pits` and the capture rule
+/// (its header checked), if there is one.
+pub fn bits_in(path: &Path, pits: u8, empty_capture: bool) -> Option<u8> {
+    header_of(path, pits, empty_capture).map(|h| h.bits)
+}
+
 /// What [`load`] found.
 #[derive(Debug)]
 pub struct Loaded {
@@ -303,8 +356,31 @@ pub struct Loaded {
     pub problem: Option<Problem>,
 }
 
-/// Appends to `values` the layers `0..=max_seeds` of the table file at `path` for
-/// `pits` and the capture rule, as far as the file holds them and they check out.
+/// Entries of a piece read, written or checked at a time: a multiple of 8, so that
+/// a piece of five-bit entries is whole bytes.
+const PIECE: usize = 1 << 20;
+
+/// A table file opened at its entries, with its header; or why its header is not
+/// used.
+type Opened = Result<(std::io::BufReader<fs::File>, Header), Problem>;
+
+/// Opens the table file at `path` and reads its header: `None` when there is no
+/// file; the problem when its header does not check out.
+fn open(path: &Path, pits: u8, empty_capture: bool) -> Result<Option<Opened>, String> {
+    let file = match fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("cannot read {}: {}", path.display(), e)),
+    };
+    let mut r = std::io::BufReader::with_capacity(1 << 20, file);
+    Ok(Some(
+        read_header(&mut r, pits, empty_capture).map(|h| (r, h)),
+    ))
+}
+
+/// Appends to `values` (a byte an entry, as the build writes them) the layers
+/// `0..=max_seeds` of the table file at `path` for `pits` and the capture rule, as
+/// far as the file holds them and they check out; five-bit entries are unpacked.
 /// No file: nothing loaded, no problem. An I/O error other than the file ending is
 /// an error.
 pub fn load(
@@ -315,28 +391,27 @@ pub fn load(
     values: &mut Vec<AtomicI8>,
 ) -> Result<Loaded, String> {
     let none = |problem| Loaded { layers: 0, problem };
-    let file = match fs::File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(none(None)),
-        Err(e) => return Err(format!("cannot read {}: {}", path.display(), e)),
-    };
-    let mut r = std::io::BufReader::with_capacity(1 << 20, file);
-    let header = match read_header(&mut r, pits, empty_capture) {
-        Ok(h) => h,
-        Err(p) => return Ok(none(Some(p))),
+    let (mut r, header) = match open(path, pits, empty_capture)? {
+        None => return Ok(none(None)),
+        Some(Err(p)) => return Ok(none(Some(p))),
+        Some(Ok(rh)) => rh,
     };
     let mut loaded = Loaded {
         layers: 0,
         problem: None,
     };
-    let mut buf = vec![0u8; 1 << 20];
+    let mut buf = vec![0u8; PIECE];
     for n in 0..=header.seeds.min(max_seeds) {
         let range = layer_range(pits, n);
         debug_assert_eq!(values.len(), range.start);
         let mut sum = Checksum::new();
         let mut left = range.len();
         while left > 0 {
-            let piece = &mut buf[..left.min(1 << 20)];
+            let entries = left.min(PIECE);
+            let piece = &mut buf[..match header.bits {
+                5 => (entries * 5).div_ceil(8),
+                _ => entries,
+            }];
             if let Err(e) = read_full(&mut r, piece) {
                 values.truncate(range.start);
                 if e.kind() == std::io::ErrorKind::UnexpectedEof {
@@ -346,8 +421,18 @@ pub fn load(
                 return Err(format!("cannot read {}: {}", path.display(), e));
             }
             sum.update(piece);
-            values.extend(piece.iter().map(|&b| AtomicI8::new(b as i8)));
-            left -= piece.len();
+            if header.bits == 5 {
+                let at = values.len();
+                values.extend((0..entries).map(|_| AtomicI8::new(0)));
+                if unpack_entries(n, piece, &values[at..]).is_err() {
+                    values.truncate(range.start);
+                    loaded.problem = Some(Problem::DamagedLayer(n));
+                    return Ok(loaded);
+                }
+            } else {
+                values.extend(piece.iter().map(|&b| AtomicI8::new(b as i8)));
+            }
+            left -= entries;
         }
         if sum.finish() != header.layer_sums[n as usize] {
             values.truncate(range.start);
@@ -359,6 +444,45 @@ pub fn load(
     Ok(loaded)
 }
 
+/// The layers `0..=seeds` (at most [`PACKED_MAX_SEEDS`]) of the table file at
+/// `path` for `pits` and the capture rule in five-bit form, read into `out` (which
+/// is cleared; huge pages if the caller made it so) with the zero byte after them,
+/// when the file is of five-bit entries, holds them all and each checks out.
+/// `false` (and `out` cleared) when it does not: [`load`] then reads what it can and
+/// says why.
+pub fn load_packed(
+    path: &Path,
+    pits: u8,
+    empty_capture: bool,
+    seeds: u32,
+    out: &mut Vec<u8>,
+) -> Result<bool, String> {
+    out.clear();
+    let (mut r, header) = match open(path, pits, empty_capture)? {
+        Some(Ok((r, h))) if h.bits == 5 && h.seeds >= seeds => (r, h),
+        _ => return Ok(false),
+    };
+    for n in 0..=seeds {
+        let len = layer_bytes(pits, 5, n).len();
+        let at = out.len();
+        out.resize(at + len, 0);
+        match read_full(&mut r, &mut out[at..]) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
+                out.clear();
+                return Ok(false);
+            }
+            Err(e) => return Err(format!("cannot read {}: {}", path.display(), e)),
+        }
+        if checksum(&out[at..]) != header.layer_sums[n as usize] {
+            out.clear();
+            return Ok(false);
+        }
+    }
+    out.push(0);
+    Ok(true)
+}
+
 /// The layers `0..=seeds` of a table file, mapped into memory in place of being
 /// read ([`map`]).
 #[cfg(unix)]
@@ -366,13 +490,27 @@ pub struct Mapped {
     map: crate::memory::FileMap,
     start: usize,
     len: usize,
+    bits: u8,
+}
+
+/// The entries of a table in memory, as a solve probes them.
+#[derive(Clone, Copy)]
+pub enum Entries<'a> {
+    /// A signed byte an entry.
+    Bytes(&'a [AtomicI8]),
+    /// Five bits an entry, laid out as `packed_layers` says.
+    Packed(&'a [u8]),
 }
 
 #[cfg(unix)]
 impl Mapped {
-    /// The entries of the layers mapped, as [`load`] would have read them.
-    pub fn values(&self) -> &[AtomicI8] {
-        self.map.atomic_bytes(self.start..self.start + self.len)
+    /// The entries of the layers mapped, as [`load`] or [`load_packed`] would
+    /// have read them.
+    pub fn entries(&self) -> Entries<'_> {
+        match self.bits {
+            5 => Entries::Packed(&self.map.bytes()[self.start..self.start + self.len]),
+            _ => Entries::Bytes(self.map.atomic_bytes(self.start..self.start + self.len)),
+        }
     }
 }
 
@@ -398,7 +536,8 @@ pub fn map(
         _ => return Ok(None),
     };
     let start = header.len();
-    let len = table_len(pits, seeds).unwrap_or(usize::MAX);
+    let bits = header.bits;
+    let len = entry_bytes(pits, bits, seeds);
     let file_len = file.metadata().map(|m| m.len()).unwrap_or(0);
     if (file_len as u128) < start as u128 + len as u128 {
         return Ok(None);
@@ -416,17 +555,24 @@ pub fn map(
                     break;
                 }
                 let n = seeds - k;
-                if checksum(&bytes[layer_range(pits, n)]) != header.layer_sums[n as usize] {
+                if checksum(&bytes[layer_bytes(pits, bits, n)]) != header.layer_sums[n as usize] {
                     good.store(false, Ordering::Relaxed);
                 }
             });
         }
     });
-    Ok(good.into_inner().then_some(Mapped { map, start, len }))
+    Ok(good.into_inner().then_some(Mapped {
+        map,
+        start,
+        len,
+        bits,
+    }))
 }
 
-/// Writes the tables `values` (layers `0..=seeds`) to `path` whole or not at all
-/// (a temporary renamed into place, removed by Ctrl-C).
+/// Writes the tables `values` (layers `0..=seeds`, a byte an entry) to `path`, in
+/// five-bit form up to 31 seeds in play ([`bits_for`]), whole or not at all (a
+/// temporary renamed into place, removed by Ctrl-C). One pass: the header's
+/// checksums are written last, over the placeholder written first.
 pub fn save(
     path: &Path,
     pits: u8,
@@ -434,40 +580,54 @@ pub fn save(
     seeds: u32,
     values: &[AtomicI8],
 ) -> std::io::Result<()> {
-    let bytes = |range: std::ops::Range<usize>, buf: &mut Vec<u8>| {
-        buf.clear();
-        buf.extend(
-            values[range]
-                .iter()
-                .map(|v| v.load(Ordering::Relaxed) as u8),
-        );
-    };
-    let mut buf = Vec::with_capacity(1 << 20);
-    let mut layer_sums = Vec::new();
-    for n in 0..=seeds {
-        let range = layer_range(pits, n);
-        let mut sum = Checksum::new();
-        for lo in range.clone().step_by(1 << 20) {
-            bytes(lo..(lo + (1 << 20)).min(range.end), &mut buf);
-            sum.update(&buf);
-        }
-        layer_sums.push(sum.finish());
-    }
-    let header = Header {
+    save_as(path, pits, empty_capture, seeds, values, bits_for(seeds))
+}
+
+/// [`save`] with `bits` bits an entry (5 or 8; 5 only up to 31 seeds in play).
+pub(super) fn save_as(
+    path: &Path,
+    pits: u8,
+    empty_capture: bool,
+    seeds: u32,
+    values: &[AtomicI8],
+    bits: u8,
+) -> std::io::Result<()> {
+    use std::io::{Seek, SeekFrom};
+    let mut header = Header {
         pits,
         empty_capture,
         seeds,
-        layer_sums,
+        bits,
+        layer_sums: vec![0; seeds as usize + 1],
     };
     let mut f = crate::interrupt::PendingFile::create(path)?;
     {
         let mut w = std::io::BufWriter::with_capacity(1 << 20, f.file());
         w.write_all(&header.encode())?;
-        let end = layer_range(pits, seeds).end;
-        for lo in (0..end).step_by(1 << 20) {
-            bytes(lo..(lo + (1 << 20)).min(end), &mut buf);
-            w.write_all(&buf)?;
+        let mut buf = Vec::with_capacity(PIECE);
+        for n in 0..=seeds {
+            let range = layer_range(pits, n);
+            let mut sum = Checksum::new();
+            for lo in range.clone().step_by(PIECE) {
+                let piece = &values[lo..(lo + PIECE).min(range.end)];
+                buf.clear();
+                if bits == 5 {
+                    buf.resize((piece.len() * 5).div_ceil(8), 0);
+                    pack_entries(n, piece, &mut buf)
+                        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))?;
+                } else {
+                    buf.extend(piece.iter().map(|v| v.load(Ordering::Relaxed) as u8));
+                }
+                sum.update(&buf);
+                w.write_all(&buf)?;
+            }
+            header.layer_sums[n as usize] = sum.finish();
         }
+        if bits == 5 {
+            w.write_all(&[0])?;
+        }
+        w.seek(SeekFrom::Start(0))?;
+        w.write_all(&header.encode())?;
         w.flush()?;
     }
     f.commit()
@@ -493,14 +653,29 @@ mod tests {
         v
     }
 
-    /// The tables of 3 pits up to 12 seeds under a rule, saved to their file in a
-    /// fresh scratch folder: the folder, the file and the tables.
-    fn saved(name: &str, ec: bool) -> (std::path::PathBuf, std::path::PathBuf, Vec<AtomicI8>) {
+    /// The tables of 3 pits up to 12 seeds under a rule (five bits an entry in the
+    /// file), or of 1 pit up to 40 seeds (more than five bits hold: a byte an
+    /// entry), saved to their file in a fresh scratch folder: the folder, the file
+    /// and the tables.
+    fn saved(
+        name: &str,
+        ec: bool,
+        five: bool,
+    ) -> (std::path::PathBuf, std::path::PathBuf, Vec<AtomicI8>) {
+        let (pits, seeds) = if five { (3, 12) } else { (1, 40) };
         let dir = scratch(name);
-        let path = dir.join(file_name(3, ec));
-        let t = table(3, ec, 12);
-        save(&path, 3, ec, 12, &t).unwrap();
+        let path = dir.join(file_name(pits, ec));
+        let t = table(pits, ec, seeds);
+        save(&path, pits, ec, seeds, &t).unwrap();
+        assert_eq!(bits_in(&path, pits, ec), Some(if five { 5 } else { 8 }));
         (dir, path, t)
+    }
+
+    /// The five-bit form of the layers `0..=seeds` of `t`.
+    fn packed(pits: u8, seeds: u32, t: &[AtomicI8]) -> Vec<u8> {
+        let mut p = vec![0u8; packed_layers(pits, seeds).unwrap().len()];
+        ply_core::games::kalah::solver::pack_tables(pits, seeds, t, &mut p).unwrap();
+        p
     }
 
     fn same(a: &[AtomicI8], b: &[AtomicI8]) -> bool {
@@ -535,68 +710,94 @@ mod tests {
 
     #[test]
     fn a_saved_table_loads_whole_and_in_part() {
-        let (dir, path, t) = saved("roundtrip", true);
-        let mut v = Vec::new();
-        let l = load(&path, 3, true, 12, &mut v).unwrap();
-        assert_eq!((l.layers, l.problem), (13, None));
-        assert!(same(&v, &t));
-        // Fewer seeds: the prefix.
-        let mut v = Vec::new();
-        let l = load(&path, 3, true, 7, &mut v).unwrap();
-        assert_eq!((l.layers, l.problem), (8, None));
-        assert!(same(&v, &t[..table_len(3, 7).unwrap()]));
-        assert_eq!(seeds_in(&path, 3, true), Some(12));
-        assert_eq!(seeds_in(&path, 3, false), None);
-        // No file: nothing, no problem.
-        let mut v = Vec::new();
-        let l = load(&dir.join("none.tbl"), 3, true, 7, &mut v).unwrap();
-        assert_eq!((l.layers, l.problem), (0, None));
-        let _ = fs::remove_dir_all(dir);
+        for five in [true, false] {
+            let (dir, path, t) = saved("roundtrip", true, five);
+            let (pits, seeds, part) = if five { (3, 12, 7) } else { (1, 40, 33) };
+            let mut v = Vec::new();
+            let l = load(&path, pits, true, seeds, &mut v).unwrap();
+            assert_eq!((l.layers, l.problem), (seeds + 1, None));
+            assert!(same(&v, &t));
+            // Fewer seeds: the prefix.
+            let mut v = Vec::new();
+            let l = load(&path, pits, true, part, &mut v).unwrap();
+            assert_eq!((l.layers, l.problem), (part + 1, None));
+            assert!(same(&v, &t[..table_len(pits, part).unwrap()]));
+            assert_eq!(seeds_in(&path, pits, true), Some(seeds));
+            assert_eq!(seeds_in(&path, pits, false), None);
+            // Read as it is in five bits: the whole and a prefix, with the zero byte
+            // after it; a file of a byte an entry is not.
+            let mut p = vec![7u8; 3];
+            assert_eq!(load_packed(&path, pits, true, seeds, &mut p).unwrap(), five);
+            if five {
+                assert_eq!(p, packed(pits, seeds, &t));
+                assert!(load_packed(&path, pits, true, part, &mut p).unwrap());
+                assert_eq!(p, packed(pits, part, &t));
+                assert!(!load_packed(&path, pits, true, seeds + 1, &mut p).unwrap());
+            }
+            assert!(!load_packed(&path, pits, false, part, &mut p).unwrap());
+            // No file: nothing, no problem.
+            let mut v = Vec::new();
+            let l = load(&dir.join("none.tbl"), pits, true, 7, &mut v).unwrap();
+            assert_eq!((l.layers, l.problem), (0, None));
+            let _ = fs::remove_dir_all(dir);
+        }
     }
 
     #[test]
     fn damage_is_found_and_the_good_layers_before_it_kept() {
-        let (dir, path, _) = saved("damage", false);
+        for five in [true, false] {
+            damage_is_found(five);
+        }
+    }
+
+    fn damage_is_found(five: bool) {
+        let (dir, path, _) = saved("damage", false, five);
+        let (pits, seeds) = if five { (3u8, 12u32) } else { (1, 40) };
+        let bits = if five { 5 } else { 8 };
         let good = fs::read(&path).unwrap();
-        let head = header_len(12);
+        let head = header_len(seeds);
         let load_bytes = |bytes: &[u8], pits: u8, ec: bool| {
             fs::write(&path, bytes).unwrap();
             let mut v = Vec::new();
-            let l = load(&path, pits, ec, 12, &mut v).unwrap();
+            let l = load(&path, pits, ec, seeds, &mut v).unwrap();
             let want = match l.layers {
                 0 => 0,
-                k => table_len(3, k - 1).unwrap(),
+                k => table_len(pits, k - 1).unwrap(),
             };
             assert_eq!(v.len(), want);
+            // Five-bit tables are read as they are only whole and good.
+            let mut p = Vec::new();
+            let whole = load_packed(&path, pits, ec, seeds, &mut p).unwrap();
+            assert_eq!(whole, five && l.layers == seeds + 1 && l.problem.is_none());
             (l.layers, l.problem)
         };
         // Cut short inside layer 10: layers 0..=9 are kept.
-        let cut = head + layer_range(3, 10).start + 5;
+        let cut = head + layer_bytes(pits, bits, 10).start + 5;
         assert_eq!(
-            load_bytes(&good[..cut], 3, false),
+            load_bytes(&good[..cut], pits, false),
             (10, Some(Problem::Truncated(10)))
         );
         // Cut inside the header, or empty.
         assert_eq!(
-            load_bytes(&good[..head - 3], 3, false),
+            load_bytes(&good[..head - 3], pits, false),
             (0, Some(Problem::DamagedHeader))
         );
         assert!(matches!(
-            load_bytes(&[], 3, false),
+            load_bytes(&[], pits, false),
             (0, Some(Problem::Format(_)))
         ));
         // A flipped entry in layer 11.
         let mut bad = good.clone();
-        bad[head + layer_range(3, 11).start + 3] ^= 0x10;
+        bad[head + layer_bytes(pits, bits, 11).start + 3] ^= 0x10;
         assert_eq!(
-            load_bytes(&bad, 3, false),
+            load_bytes(&bad, pits, false),
             (11, Some(Problem::DamagedLayer(11)))
         );
         // A flipped layer checksum or header field.
-        for at in [12, 16, 24, 40, head - 1] {
+        for at in [12, 14, 16, 24, 40, head - 1] {
             let mut bad = good.clone();
             bad[at] ^= 1;
-            let (layers, problem) = load_bytes(&bad, 3, false);
+            let (layers, problem) = load_bytes(&bad, pits, false);
             assert_eq!(layers, 0, "byte {at}");
             assert!(
                 matches!(problem, Some(Problem::DamagedHeader)),
@@ -607,18 +808,18 @@ mod tests {
         let mut other = good.clone();
         other[8] = 1;
         assert!(matches!(
-            load_bytes(&other, 3, false),
+            load_bytes(&other, pits, false),
             (0, Some(Problem::Format(_)))
         ));
         let mut other = good.clone();
         other[0] = b'X';
         assert!(matches!(
-            load_bytes(&other, 3, false),
+            load_bytes(&other, pits, false),
             (0, Some(Problem::Format(_)))
         ));
         // The tables of another board or rule.
         assert!(matches!(
-            load_bytes(&good, 3, true),
+            load_bytes(&good, pits, true),
             (0, Some(Problem::OtherBoard(_)))
         ));
         assert!(matches!(
@@ -626,22 +827,54 @@ mod tests {
             (0, Some(Problem::OtherBoard(_)))
         ));
         // The good file again.
-        assert_eq!(load_bytes(&good, 3, false), (13, None));
+        assert_eq!(load_bytes(&good, pits, false), (seeds + 1, None));
+        let _ = fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn a_five_bit_code_beyond_its_layer_is_damage() {
+        // Layer 1 of 3 pits (6 entries, codes 0..=1): a code of 31 is no margin of
+        // the layer, and the layer is refused with the layers before it kept.
+        let (dir, path, t) = saved("code", false, true);
+        let mut bytes = fs::read(&path).unwrap();
+        bytes[header_len(12) + layer_bytes(3, 5, 1).start] |= 31;
+        fs::write(&path, &bytes).unwrap();
+        let mut v = Vec::new();
+        let l = load(&path, 3, false, 12, &mut v).unwrap();
+        assert_eq!((l.layers, l.problem), (1, Some(Problem::DamagedLayer(1))));
+        assert!(same(&v, &t[..1]));
         let _ = fs::remove_dir_all(dir);
     }
 
     #[cfg(unix)]
     #[test]
     fn a_good_file_is_mapped_whole_or_in_part_and_a_damaged_one_never() {
-        let (dir, path, t) = saved("map", true);
+        let (dir, path, t) = saved("map", true, true);
         let good = fs::read(&path).unwrap();
+        let five = |m: &Mapped| match m.entries() {
+            Entries::Packed(p) => p.to_vec(),
+            Entries::Bytes(_) => panic!("a five-bit file mapped as bytes"),
+        };
         for threads in [1, 2, 5] {
             let m = map(&path, 3, true, 12, threads).unwrap().expect("mapped");
-            assert!(same(m.values(), &t));
-            // Fewer seeds: the prefix.
+            assert_eq!(five(&m), packed(3, 12, &t));
+            // Fewer seeds: the prefix (the byte after it is the next layer's).
             let m = map(&path, 3, true, 7, threads).unwrap().expect("mapped");
-            assert!(same(m.values(), &t[..table_len(3, 7).unwrap()]));
+            let p = five(&m);
+            let want = packed(3, 7, &t);
+            assert_eq!(p[..p.len() - 1], want[..want.len() - 1]);
         }
+        // A file of a byte an entry maps as bytes.
+        let (bdir, bpath, bt) = saved("map-bytes", true, false);
+        match map(&bpath, 1, true, 40, 2)
+            .unwrap()
+            .expect("mapped")
+            .entries()
+        {
+            Entries::Bytes(v) => assert!(same(v, &bt)),
+            Entries::Packed(_) => panic!("a byte file mapped as five bits"),
+        }
+        let _ = fs::remove_dir_all(bdir);
         // More seeds than the file holds, another rule, no file: not mapped.
         assert!(map(&path, 3, true, 13, 2).unwrap().is_none());
         assert!(map(&path, 3, false, 7, 2).unwrap().is_none());
@@ -657,7 +890,7 @@ mod tests {
             (11, 10, true),
         ] {
             let mut bad = good.clone();
-            bad[head + layer_range(3, layer).start] ^= 0x10;
+            bad[head + layer_bytes(3, 5, layer).start] ^= 0x10;
             fs::write(&path, &bad).unwrap();
             assert_eq!(
                 map(&path, 3, true, seeds, 2).unwrap().is_some(),

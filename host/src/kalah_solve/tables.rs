@@ -10,7 +10,9 @@ use std::sync::atomic::{AtomicI8, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use ply_core::games::kalah::solver::{build_layer, layer_range, table_len, UNKNOWN};
+use ply_core::games::kalah::solver::{
+    build_layer, layer_range, pack_tables, packed_layers, table_len, EndgameTables, UNKNOWN,
+};
 
 use super::table_file;
 
@@ -58,23 +60,52 @@ fn tables_dir(dir: Option<PathBuf>) -> PathBuf {
 }
 
 /// The memory of the endgame tables: the file mapped in place (when it holds every
-/// layer a solve needs, all good), or entries read and built into memory of its own.
+/// layer a solve needs, all good), or entries read and built into memory of its own
+/// (five bits an entry up to 31 seeds in play, else a byte).
 pub(super) enum TableMemory {
     /// The layers, mapped from the file ([`table_file::map`]).
     #[cfg(unix)]
     Mapped(table_file::Mapped),
-    /// The layers, read from the file as far as it went and built from there.
+    /// The layers, a byte an entry, read from the file as far as it went and built
+    /// from there.
     Owned(Vec<AtomicI8>),
+    /// The layers, five bits an entry ([`table_file::load_packed`]).
+    Packed(Vec<u8>),
 }
 
 impl TableMemory {
     /// The entries.
-    pub(super) fn values(&self) -> &[AtomicI8] {
+    pub(super) fn entries(&self) -> table_file::Entries<'_> {
         match self {
             #[cfg(unix)]
-            TableMemory::Mapped(m) => m.values(),
-            TableMemory::Owned(v) => v,
+            TableMemory::Mapped(m) => m.entries(),
+            TableMemory::Owned(v) => table_file::Entries::Bytes(v),
+            TableMemory::Packed(p) => table_file::Entries::Packed(p),
         }
+    }
+
+    /// The endgame tables of `0..=seeds` seeds in play for `pits` and the rule over
+    /// this memory.
+    pub(super) fn tables(
+        &self,
+        pits: u8,
+        empty_capture: bool,
+        seeds: u32,
+    ) -> Result<EndgameTables<'_>, String> {
+        match self.entries() {
+            table_file::Entries::Bytes(v) => EndgameTables::new(pits, empty_capture, seeds, v),
+            table_file::Entries::Packed(p) => EndgameTables::packed(pits, empty_capture, seeds, p),
+        }
+        .map_err(|e| e.to_string())
+    }
+}
+
+/// Bytes of memory a solve's endgame tables of `0..=seeds` seeds in play take for
+/// `pits` pits: five bits an entry up to 31 seeds, else a byte.
+pub(super) fn memory_of(pits: u8, seeds: u32) -> usize {
+    match packed_layers(pits, seeds) {
+        Some(layout) => layout.len(),
+        None => table_len(pits, seeds).unwrap_or(usize::MAX),
     }
 }
 
@@ -132,6 +163,25 @@ pub(super) fn load_or_build_tables(
             path.display()
         );
         return Ok((TableMemory::Mapped(m), note));
+    }
+    // Up to 31 seeds in play, a file of five-bit entries holding every layer asked
+    // for, all good, is read as it is.
+    if let Some(layout) = packed_layers(pits, seeds) {
+        if let Some(p) = read_packed(&path, pits, empty_capture, seeds, layout.len())? {
+            progress(&format!(
+                "endgame tables: loaded {} seeds in play ({} entries, five bits each) from {}",
+                seeds,
+                len,
+                path.display()
+            ));
+            let note = format!(
+                "endgame tables: up to {} seeds in play, {} entries, five bits each, from {}",
+                seeds,
+                len,
+                path.display()
+            );
+            return Ok((TableMemory::Packed(p), note));
+        }
     }
     let mut values: Vec<AtomicI8> = crate::memory::huge_page_capacity(
         len,
@@ -230,13 +280,133 @@ pub(super) fn load_or_build_tables(
         "endgame tables: up to {} seeds in play, {} entries",
         seeds, len
     );
-    if built || damaged {
+    // A file of a byte an entry holding just these layers, which five bits hold, is
+    // rewritten in five bits (a file of more layers is left whole).
+    let repack = packed_layers(pits, seeds).is_some()
+        && table_file::seeds_in(&path, pits, empty_capture) == Some(seeds)
+        && table_file::bits_in(&path, pits, empty_capture) == Some(8);
+    let mut saved = false;
+    if built || damaged || repack {
         match save(seeds) {
-            Ok(()) => note += &format!(", saved to {}", path.display()),
+            Ok(()) => {
+                saved = true;
+                note += &format!(", saved to {}", path.display())
+            }
             Err(e) => note += &format!(" (not saved to {}: {})", path.display(), e),
         }
     } else {
         note += &format!(", from {}", path.display());
     }
+    // Up to 31 seeds in play the solve probes five-bit entries: read back from the
+    // file just written (the bytes freed first, so that the two forms are never in
+    // memory together), else packed here.
+    if let Some(layout) = packed_layers(pits, seeds) {
+        let packed = if saved {
+            drop(values);
+            read_packed(&path, pits, empty_capture, seeds, layout.len())?.ok_or_else(|| {
+                format!(
+                    "endgame tables: {} could not be read back after it was written",
+                    path.display()
+                )
+            })?
+        } else {
+            let mut p: Vec<u8> = crate::memory::huge_page_capacity(
+                layout.len(),
+                &format!(
+                    "endgame tables of {} seeds in play (PLY_KALAH_TABLE_SEEDS)",
+                    seeds
+                ),
+            )?;
+            p.resize(layout.len(), 0);
+            pack_tables(pits, seeds, &values, &mut p).map_err(|e| e.to_string())?;
+            p
+        };
+        return Ok((TableMemory::Packed(packed), note + ", five bits an entry"));
+    }
     Ok((TableMemory::Owned(values), note))
+}
+
+/// The five-bit tables of the file at `path` ([`table_file::load_packed`]) in
+/// memory of their own with huge pages, if the file holds them all and they check
+/// out.
+fn read_packed(
+    path: &std::path::Path,
+    pits: u8,
+    empty_capture: bool,
+    seeds: u32,
+    bytes: usize,
+) -> Result<Option<Vec<u8>>, String> {
+    match table_file::header_of(path, pits, empty_capture) {
+        Some(h) if h.bits == 5 && h.seeds >= seeds => {}
+        _ => return Ok(None),
+    }
+    let mut p: Vec<u8> = crate::memory::huge_page_capacity(
+        bytes,
+        &format!(
+            "endgame tables of {} seeds in play (PLY_KALAH_TABLE_SEEDS)",
+            seeds
+        ),
+    )?;
+    Ok(table_file::load_packed(path, pits, empty_capture, seeds, &mut p)?.then_some(p))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ply_core::games::kalah::solver::build_tables;
+
+    fn table(pits: u8, seeds: u32) -> Vec<AtomicI8> {
+        let len = table_len(pits, seeds).unwrap();
+        let v: Vec<AtomicI8> = (0..len).map(|_| AtomicI8::new(0)).collect();
+        build_tables(pits, false, seeds, 0, &v, |_| {}).unwrap();
+        v
+    }
+
+    fn five_bits(m: &TableMemory) -> Vec<u8> {
+        match m.entries() {
+            table_file::Entries::Packed(p) => p.to_vec(),
+            table_file::Entries::Bytes(_) => panic!("tables of a byte an entry"),
+        }
+    }
+
+    #[test]
+    fn a_file_of_a_byte_an_entry_is_rewritten_in_five_bits_and_read_as_such() {
+        let dir = std::env::temp_dir().join(format!("ply-tables-repack-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(table_file::file_name(3, false));
+        let t = table(3, 12);
+        table_file::save_as(&path, 3, false, 12, &t, 8).unwrap();
+        let mut want = vec![0u8; packed_layers(3, 12).unwrap().len()];
+        pack_tables(3, 12, &t, &mut want).unwrap();
+        let (m, note) =
+            load_or_build_tables(3, false, 12, false, 2, Some(dir.clone()), &mut |_| {}).unwrap();
+        assert!(
+            note.contains("saved to") && note.contains("five bits"),
+            "{note}"
+        );
+        assert_eq!(five_bits(&m), want);
+        assert_eq!(table_file::bits_in(&path, 3, false), Some(5));
+        // Read again: as it is, nothing rewritten.
+        let (m, note) =
+            load_or_build_tables(3, false, 12, false, 2, Some(dir.clone()), &mut |_| {}).unwrap();
+        assert!(note.contains("five bits each, from"), "{note}");
+        assert_eq!(five_bits(&m), want);
+        // Tables built where no file can be written (not even by root: /proc takes
+        // no folders) are packed in memory.
+        #[cfg(target_os = "linux")]
+        {
+            let nowhere = std::path::PathBuf::from("/proc/ply-no-tables");
+            let (m, note) =
+                load_or_build_tables(3, false, 9, false, 2, Some(nowhere), &mut |_| {}).unwrap();
+            assert!(
+                note.contains("not saved") && note.contains("five bits"),
+                "{note}"
+            );
+            let mut want = vec![0u8; packed_layers(3, 9).unwrap().len()];
+            pack_tables(3, 9, &t, &mut want).unwrap();
+            assert_eq!(five_bits(&m), want);
+        }
+        let _ = fs::remove_dir_all(dir);
+    }
 }
