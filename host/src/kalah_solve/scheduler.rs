@@ -213,16 +213,7 @@ impl<'a> Job<'a> {
                     s.spawn(move || guess(tx))
                 })
                 .collect();
-            let mut result = Ok(());
-            for h in handles {
-                let r = h
-                    .join()
-                    .unwrap_or_else(|_| Err("a solving thread panicked".to_string()));
-                if result.is_ok() {
-                    result = r;
-                }
-            }
-            result
+            join_all(handles)
         })?;
         Ok((
             estimates
@@ -380,15 +371,7 @@ impl<'a> Job<'a> {
                     report(progress);
                 }
             }
-            let mut result = Ok(());
-            for h in handles {
-                let r = h
-                    .join()
-                    .unwrap_or_else(|_| Err("a solving thread panicked".to_string()));
-                if result.is_ok() {
-                    result = r;
-                }
-            }
+            let result = join_all(handles);
             report(progress);
             result
         });
@@ -445,4 +428,20 @@ impl<'a> Job<'a> {
         }
         Ok(solver.nodes())
     }
+}
+
+/// Waits for every solving thread; the first error among them (a panic is one).
+fn join_all(
+    handles: Vec<std::thread::ScopedJoinHandle<'_, Result<(), String>>>,
+) -> Result<(), String> {
+    let mut result = Ok(());
+    for h in handles {
+        let r = h
+            .join()
+            .unwrap_or_else(|_| Err("a solving thread panicked".to_string()));
+        if result.is_ok() {
+            result = r;
+        }
+    }
+    result
 }

@@ -150,36 +150,14 @@ pub(super) fn load_or_build_tables(
     #[cfg(unix)]
     if !map {
     } else if let Some(m) = table_file::map(&path, pits, empty_capture, seeds, threads)? {
-        progress(&format!(
-            "endgame tables: mapped {} seeds in play ({} entries, checksums checked) from {}",
-            seeds,
-            len,
-            path.display()
-        ));
-        let note = format!(
-            "endgame tables: up to {} seeds in play, {} entries, mapped from {}",
-            seeds,
-            len,
-            path.display()
-        );
+        let note = found(progress, "mapped", "checksums checked", seeds, len, &path);
         return Ok((TableMemory::Mapped(m), note));
     }
     // Up to 31 seeds in play, a file of five-bit entries holding every layer asked
     // for, all good, is read as it is.
     if let Some(layout) = packed_layers(pits, seeds) {
         if let Some(p) = read_packed(&path, pits, empty_capture, seeds, layout.len())? {
-            progress(&format!(
-                "endgame tables: loaded {} seeds in play ({} entries, five bits each) from {}",
-                seeds,
-                len,
-                path.display()
-            ));
-            let note = format!(
-                "endgame tables: up to {} seeds in play, {} entries, five bits each, from {}",
-                seeds,
-                len,
-                path.display()
-            );
+            let note = found(progress, "loaded", "five bits each", seeds, len, &path);
             return Ok((TableMemory::Packed(p), note));
         }
     }
@@ -326,6 +304,27 @@ pub(super) fn load_or_build_tables(
     Ok((TableMemory::Owned(values), note))
 }
 
+/// Says that the tables of `seeds` seeds in play (`len` entries) were found whole in
+/// the file at `path` (`how`: "mapped", "loaded"; `what`: about the entries), and
+/// returns the solve's note about them.
+fn found(
+    progress: &mut dyn FnMut(&str),
+    how: &str,
+    what: &str,
+    seeds: u32,
+    len: usize,
+    path: &std::path::Path,
+) -> String {
+    progress(&format!(
+        "endgame tables: {how} {seeds} seeds in play ({len} entries, {what}) from {}",
+        path.display()
+    ));
+    format!(
+        "endgame tables: up to {seeds} seeds in play, {len} entries, {what}, {how} from {}",
+        path.display()
+    )
+}
+
 /// The five-bit tables of the file at `path` ([`table_file::load_packed`]) in
 /// memory of their own with huge pages, if the file holds them all and they check
 /// out.
@@ -390,7 +389,7 @@ mod tests {
         // Read again: as it is, nothing rewritten.
         let (m, note) =
             load_or_build_tables(3, false, 12, false, 2, Some(dir.clone()), &mut |_| {}).unwrap();
-        assert!(note.contains("five bits each, from"), "{note}");
+        assert!(note.contains("five bits each, loaded from"), "{note}");
         assert_eq!(five_bits(&m), want);
         // Tables built where no file can be written (not even by root: /proc takes
         // no folders) are packed in memory.
