@@ -29,6 +29,7 @@
 //! Ctrl-C and at the end; `--resume` goes on from them.
 
 mod checkpoint;
+mod checksum;
 mod passes;
 mod proved;
 mod ranks;

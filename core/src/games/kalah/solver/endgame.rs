@@ -8,6 +8,7 @@
 
 use core::sync::atomic::{AtomicI8, Ordering};
 
+use super::packed::{packed_code, packed_layers, PACKED_MAX_SEEDS};
 use crate::games::kalah::{final_margin, non_empty, sow, Sown};
 
 /// Most pits a row may have for the solver (as for the game).
@@ -148,163 +149,12 @@ pub struct EndgameTables<'a> {
 enum Entries<'a> {
     /// A signed byte an entry: the future margin itself (what the build writes).
     Bytes(&'a [AtomicI8]),
-    /// Five bits an entry ([`pack_entries`]): of a position with `n` seeds in play,
+    /// Five bits an entry ([`pack_entries`](super::pack_entries)): of a position with `n` seeds in play,
     /// the seeds `a` its mover gets of them, `(margin + n) / 2` in `0..=n`, so the
     /// margin is `2a - n`; each layer starts on a byte
     /// ([`EndgameTables::packed_starts`]). Tables of at most [`PACKED_MAX_SEEDS`]
     /// seeds.
     Packed(&'a [u8]),
-}
-
-/// The most seeds in play a table of five-bit entries ([`pack_entries`]) covers:
-/// the mover's share of `n` seeds is `0..=n`, 32 values at 31.
-pub const PACKED_MAX_SEEDS: u32 = 31;
-
-/// Bytes of the layer of `n` seeds in play of a table for `pits` pits in five-bit
-/// form: 5 bits an entry, rounded up to a whole byte.
-pub fn packed_layer_len(pits: u8, n: u32) -> usize {
-    (layer_range(pits, n).len() * 5).div_ceil(8)
-}
-
-/// Where the layers of a table in five-bit form lie: `0..=max_seeds` seeds in
-/// play, one after another, then one zero byte (every entry is read as two
-/// bytes). `None` if the table is out of range or above [`PACKED_MAX_SEEDS`].
-pub fn packed_layers(pits: u8, max_seeds: u32) -> Option<PackedLayers> {
-    table_len(pits, max_seeds)?;
-    if max_seeds > PACKED_MAX_SEEDS {
-        return None;
-    }
-    let mut starts = [0usize; PACKED_MAX_SEEDS as usize + 2];
-    for n in 0..=max_seeds as usize {
-        starts[n + 1] = starts[n] + packed_layer_len(pits, n as u32);
-    }
-    Some(PackedLayers { starts, max_seeds })
-}
-
-/// The layout of a table in five-bit form ([`packed_layers`]).
-#[derive(Clone, Copy, Debug)]
-pub struct PackedLayers {
-    starts: [usize; PACKED_MAX_SEEDS as usize + 2],
-    max_seeds: u32,
-}
-
-impl PackedLayers {
-    /// The bytes of the layer of `n` seeds in play (`n <= max_seeds`).
-    pub fn layer(&self, n: u32) -> core::ops::Range<usize> {
-        self.starts[n as usize]..self.starts[n as usize + 1]
-    }
-
-    /// Bytes of the whole table: its layers and the zero byte after them.
-    pub fn len(&self) -> usize {
-        self.starts[self.max_seeds as usize + 1] + 1
-    }
-
-    /// Whether the table has no entries (never: the layer of 0 seeds has one).
-    pub fn is_empty(&self) -> bool {
-        false
-    }
-}
-
-/// The five-bit code at bit `bit` of `bytes`.
-#[inline(always)]
-fn packed_code(bytes: &[u8], bit: usize) -> u32 {
-    let at = bit / 8;
-    let two = u32::from(bytes[at]) | u32::from(bytes[at + 1]) << 8;
-    (two >> (bit % 8)) & 31
-}
-
-/// Writes the five-bit form of a run of entries of the layer of `n` seeds in play
-/// into `out` (`ceil(5 × len / 8)` bytes) from `values` (each computed: no
-/// [`UNKNOWN`]). Runs of a multiple of 8 entries fill whole bytes, so a layer can be
-/// packed piece by piece. The same entries take 5/8 of the memory, so bigger
-/// tables fit: 30 seeds in play for 6 pits take 6.9 GB instead of 11.1 GB.
-pub fn pack_entries(n: u32, values: &[AtomicI8], out: &mut [u8]) -> Result<(), &'static str> {
-    if n > PACKED_MAX_SEEDS {
-        return Err("five-bit endgame tables cover at most 31 seeds in play");
-    }
-    if out.len() != (values.len() * 5).div_ceil(8) {
-        return Err("five-bit endgame table memory is not the size of its entries");
-    }
-    out.fill(0);
-    let n = n as i32;
-    for (i, v) in values.iter().enumerate() {
-        let v = i32::from(v.load(Ordering::Relaxed));
-        if v < -n || v > n || (v + n) % 2 != 0 {
-            return Err("an endgame table entry is not a future margin of its layer");
-        }
-        let code = ((v + n) / 2) as u32;
-        let bit = i * 5;
-        let two = code << (bit % 8);
-        out[bit / 8] |= two as u8;
-        if two >> 8 != 0 {
-            out[bit / 8 + 1] |= (two >> 8) as u8;
-        }
-    }
-    Ok(())
-}
-
-/// Writes a run of entries of the layer of `n` seeds in play back as one signed
-/// byte each into `out` from their five-bit form `packed` (`ceil(5 × len / 8)`
-/// bytes): to build more layers on top of them.
-pub fn unpack_entries(n: u32, packed: &[u8], out: &[AtomicI8]) -> Result<(), &'static str> {
-    if n > PACKED_MAX_SEEDS {
-        return Err("five-bit endgame tables cover at most 31 seeds in play");
-    }
-    if packed.len() != (out.len() * 5).div_ceil(8) {
-        return Err("five-bit endgame table memory is not the size of its entries");
-    }
-    for (i, o) in out.iter().enumerate() {
-        let bit = i * 5;
-        let mut two = u32::from(packed[bit / 8]);
-        if let Some(&b) = packed.get(bit / 8 + 1) {
-            two |= u32::from(b) << 8;
-        }
-        let a = ((two >> (bit % 8)) & 31) as i32;
-        if a > n as i32 {
-            return Err("a five-bit endgame table entry is beyond its layer's seeds");
-        }
-        o.store((2 * a - n as i32) as i8, Ordering::Relaxed);
-    }
-    Ok(())
-}
-
-/// [`pack_entries`] for every layer `0..=max_seeds` of `values` into `out`, laid out
-/// as [`packed_layers`] says (its last byte, after the layers, zero).
-pub fn pack_tables(
-    pits: u8,
-    max_seeds: u32,
-    values: &[AtomicI8],
-    out: &mut [u8],
-) -> Result<(), &'static str> {
-    let layout = packed_layers(pits, max_seeds)
-        .ok_or("five-bit endgame tables cover at most 31 seeds in play")?;
-    if values.len() < layer_range(pits, max_seeds).end || out.len() < layout.len() {
-        return Err("endgame table memory is too short for its pits and seeds");
-    }
-    for n in 0..=max_seeds {
-        pack_entries(n, &values[layer_range(pits, n)], &mut out[layout.layer(n)])?;
-    }
-    out[layout.len() - 1] = 0;
-    Ok(())
-}
-
-/// [`unpack_entries`] for every layer `0..=max_seeds` of the five-bit form `packed`
-/// into `out`.
-pub fn unpack_tables(
-    pits: u8,
-    max_seeds: u32,
-    packed: &[u8],
-    out: &[AtomicI8],
-) -> Result<(), &'static str> {
-    let layout = packed_layers(pits, max_seeds)
-        .ok_or("five-bit endgame tables cover at most 31 seeds in play")?;
-    if out.len() < layer_range(pits, max_seeds).end || packed.len() < layout.len() {
-        return Err("endgame table memory is too short for its pits and seeds");
-    }
-    for n in 0..=max_seeds {
-        unpack_entries(n, &packed[layout.layer(n)], &out[layer_range(pits, n)])?;
-    }
-    Ok(())
 }
 
 /// The value an endgame table entry holds before it is computed: fill the layers
@@ -336,7 +186,7 @@ impl<'a> EndgameTables<'a> {
 
     /// Tables covering `0..=max_seeds` seeds in play (at most
     /// [`PACKED_MAX_SEEDS`]) in five-bit form, read from `packed`, laid out as
-    /// [`packed_layers`] says, as [`pack_tables`] writes it.
+    /// [`packed_layers`] says, as [`pack_tables`](super::pack_tables) writes it.
     pub fn packed(
         pits: u8,
         empty_capture: bool,
@@ -427,8 +277,8 @@ impl<'a> EndgameTables<'a> {
 /// layer (a five-bit entry's margin depends on them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct TableIndex {
-    at: usize,
-    n: u32,
+    pub(super) at: usize,
+    pub(super) n: u32,
 }
 
 /// The entries of the layer of `n` seeds in play in a table for `pits` pits: the
@@ -717,6 +567,7 @@ mod tests {
     use super::*;
     use crate::games::kalah::row_sum;
     use crate::games::kalah::solver::minimax_future_margin;
+    use crate::games::kalah::solver::{pack_tables, unpack_tables};
 
     #[test]
     fn rank_is_a_bijection_onto_each_layer() {
@@ -834,61 +685,6 @@ mod tests {
         assert_eq!(table_len(6, 1), Some(13));
         assert_eq!(table_len(6, 16), Some(30_421_755));
         assert_eq!(table_len(9, 1), None);
-    }
-
-    #[test]
-    fn five_bit_entries_pack_every_margin_of_every_layer_and_back() {
-        // One pit a row: layer n has n + 1 entries, each any margin of n's parity
-        // in -n..=n; fill every layer up to 31 with every code in turn.
-        let k = PACKED_MAX_SEEDS;
-        let len = table_len(1, k).unwrap();
-        let values: [AtomicI8; 528] = core::array::from_fn(|_| AtomicI8::new(0));
-        assert_eq!(len, 528);
-        for n in 0..=k {
-            for (j, i) in layer_range(1, n).enumerate() {
-                let a = (j as u32 * 7 + n) % (n + 1);
-                values[i].store((2 * a as i32 - n as i32) as i8, Ordering::Relaxed);
-            }
-        }
-        let mut packed = [0u8; 400];
-        pack_tables(1, k, &values, &mut packed).unwrap();
-        let t = EndgameTables::packed(1, false, k, &packed).unwrap();
-        let layout = packed_layers(1, k).unwrap();
-        for n in 0..=k {
-            for (j, i) in layer_range(1, n).enumerate() {
-                let at = TableIndex {
-                    at: layout.layer(n).start * 8 + 5 * j,
-                    n,
-                };
-                assert_eq!(t.value_at(at), i32::from(values[i].load(Ordering::Relaxed)));
-            }
-        }
-        let back: [AtomicI8; 528] = core::array::from_fn(|_| AtomicI8::new(0));
-        unpack_tables(1, k, &packed, &back).unwrap();
-        for (a, b) in values.iter().zip(&back) {
-            assert_eq!(a.load(Ordering::Relaxed), b.load(Ordering::Relaxed));
-        }
-        // Each layer starts on a byte of its own: 5 bits an entry, rounded up.
-        assert_eq!(layout.layer(0), 0..1);
-        assert_eq!(layout.layer(1), 1..3);
-        assert_eq!(layout.layer(3), 5..8);
-        assert_eq!(
-            layout.len(),
-            (0..=k)
-                .map(|n| (5 * (n as usize + 1)).div_ceil(8))
-                .sum::<usize>()
-                + 1
-        );
-        assert_eq!(packed[layout.len() - 1], 0);
-        // What cannot be packed is refused: more than 31 seeds, a value that is
-        // not a margin of its layer, memory too short.
-        assert!(pack_tables(1, 32, &values, &mut packed).is_err());
-        assert!(EndgameTables::packed(1, false, 32, &packed).is_err());
-        assert!(EndgameTables::packed(1, false, k, &packed[..layout.len() - 1]).is_err());
-        values[layer_range(1, 5).start].store(4, Ordering::Relaxed);
-        assert!(pack_tables(1, k, &values, &mut packed).is_err());
-        values[layer_range(1, 5).start].store(UNKNOWN, Ordering::Relaxed);
-        assert!(pack_tables(1, k, &values, &mut packed).is_err());
     }
 
     #[test]

@@ -22,8 +22,9 @@
 //! * **Endgame tables indexed by the seeds left on the board** ([`EndgameTables`]):
 //!   the exact future margin of every position with at most `K` seeds in the pits,
 //!   in caller-provided memory (the host keeps them on disk), built layer by layer
-//!   by [`build_tables`]. A table for `P` pits serves every seed count per pit and
-//!   depends on the capture rule.
+//!   by [`build_tables`] a byte an entry and probed in that form or in five bits an
+//!   entry ([`pack_tables`], `packed.rs`). A table for `P` pits serves every seed
+//!   count per pit and depends on the capture rule.
 //!
 //! # Values
 //! Every margin the solver's methods take and return ([`KalahSolver::solve`],
@@ -46,6 +47,7 @@
 //! * `tests.rs`: the tests of the interface.
 
 mod endgame;
+mod packed;
 mod search;
 mod table;
 
@@ -54,9 +56,11 @@ use crate::games::kalah::{final_margin, pit, row_sum, sow, Kalah, KalahRules, Pi
 use crate::search::for_player;
 
 pub use endgame::{
-    build_layer, build_tables, layer_range, pack_entries, pack_tables, packed_layer_len,
-    packed_layers, table_len, unpack_entries, unpack_tables, EndgameTables, PackedLayers,
-    MAX_TABLE_SEEDS, PACKED_MAX_SEEDS, UNKNOWN,
+    build_layer, build_tables, layer_range, table_len, EndgameTables, MAX_TABLE_SEEDS, UNKNOWN,
+};
+pub use packed::{
+    pack_entries, pack_tables, packed_layer_len, packed_layers, unpack_entries, unpack_tables,
+    PackedLayers, PACKED_MAX_SEEDS,
 };
 #[cfg(target_has_atomic = "64")]
 pub use table::SharedSolverTable;
