@@ -1,6 +1,6 @@
 //! Perft as a job: the items are the distinct subtrees a few plies down (the split
-//! ply; transpositions reached through the same root move are one item, counted
-//! once and multiplied by their paths), each counted by one call of sequential perft,
+//! ply; transpositions are one item, whatever their first moves, counted once and
+//! multiplied by their paths), each counted by one call of sequential perft,
 //! through the process's own table of exact counts when it has one. Under MPI every
 //! rank has a table of its own: what one rank stored, another counts again.
 
@@ -95,7 +95,12 @@ impl<'t, G: PerftKey + Sync> PerftJob<'t, G> {
         let moves = self.root.legal_moves();
         let mut per_move: Vec<(G::Move, u64)> = moves.iter().map(|&m| (m, 0)).collect();
         for (s, n) in self.frontier.iter().zip(counts) {
-            per_move[s.root_move].1 += n.leaves;
+            // A subtree's leaves are its position's count times its paths; each root
+            // move has its share of the paths.
+            let count = n.leaves / s.paths;
+            for &(k, paths) in &s.root_paths {
+                per_move[k].1 += count * paths;
+            }
         }
         per_move
     }
@@ -105,7 +110,11 @@ impl<G: PerftKey + Send + Sync> Job for PerftJob<'_, G> {
     type Output = SubtreeCount;
 
     fn fingerprint(&self) -> String {
-        format!("{} subtrees at ply {}", self.frontier.len(), self.split_ply)
+        format!(
+            "{} distinct positions at ply {}",
+            self.frontier.len(),
+            self.split_ply
+        )
     }
 
     fn items(&self) -> usize {
@@ -232,14 +241,32 @@ mod tests {
     fn the_split_is_a_few_plies_down_and_merges_transpositions() {
         let g = Draughts::start(Default::default());
         let job = PerftJob::new(&g, 13, 1, None);
-        assert_eq!(job.split_ply(), 5);
-        // 7361 paths to ply 5 reach fewer positions (within a root move).
-        assert!(job.items() < 7361, "{}", job.items());
-        assert_eq!(job.frontier.iter().map(|s| s.paths).sum::<u64>(), 7361);
+        let ply = job.split_ply();
+        assert_eq!(ply, SPLIT_PLY_13);
+        // The paths to the split ply reach fewer positions, each one item, whatever
+        // its first move; each item's paths by root move add up to its paths.
+        let paths = ply_core::perft::perft(&g, ply);
+        assert_eq!(job.frontier.iter().map(|s| s.paths).sum::<u64>(), paths);
+        let keys: std::collections::HashSet<u128> = job
+            .frontier
+            .iter()
+            .map(|s| s.game.perft_key().unwrap())
+            .collect();
+        assert_eq!(keys.len(), job.items());
+        assert!(job.items() < paths as usize, "{}", job.items());
+        for s in &job.frontier {
+            assert_eq!(s.root_paths.iter().map(|r| r.1).sum::<u64>(), s.paths);
+        }
+        // Some positions are reached through two root moves or more: one item each.
+        assert!(job.frontier.iter().any(|s| s.root_paths.len() > 1));
         assert_eq!(PerftJob::new(&g, 3, 1, None).split_ply(), 2);
         assert_eq!(PerftJob::new(&g, 1, 1, None).split_ply(), 1);
         assert_eq!(PerftJob::new(&g, 0, 1, None).split_ply(), 0);
     }
+
+    /// The split ply of draughts perft 13 from the start: the first with at least
+    /// [`ITEMS_WANTED`] distinct positions.
+    const SPLIT_PLY_13: u32 = 6;
 
     #[test]
     fn subtree_counts_round_trip_and_refuse_impossible_words() {

@@ -174,25 +174,27 @@ impl Drop for Unpark {
     }
 }
 
-/// A subtree of a split perft: a position some plies below the root, the root move it
-/// starts with, and the number of paths that reach it.
-#[derive(Clone, Copy, Debug)]
+/// A subtree of a split perft: a position some plies below the root, the number of
+/// paths that reach it, and (when asked for) how many of them start with each root
+/// move.
+#[derive(Clone, Debug)]
 pub struct Subtree<G> {
     /// The position.
     pub game: G,
-    /// The index of its first move among the root's moves (0 at ply 0, and for
-    /// every subtree when not kept apart by root move).
-    pub root_move: usize,
     /// Paths from the root to it.
     pub paths: u64,
+    /// The paths by first move: (index among the root's moves, paths), in the order
+    /// the root moves were first seen; they add up to `paths`. Empty unless the
+    /// split was asked to keep them.
+    pub root_paths: Vec<(usize, u64)>,
 }
 
 /// The distinct positions below `game` with their numbers of paths, at the first ply
 /// with at least `want` of them (and at most `max_ply`): positions with equal perft
-/// keys are one subtree (positions without a key are kept apart). With
-/// `by_root_move`, the subtrees are at least one ply down and positions reached
-/// through different root moves are kept apart (for `--divide`). Returns the
-/// subtrees, in the order they were first reached, and their ply.
+/// keys are one subtree, whatever their first moves (positions without a key are
+/// kept apart). With `by_root_move`, the subtrees are at least one ply down and each
+/// keeps its paths by root move (for `--divide`). Returns the subtrees, in the order
+/// they were first reached, and their ply.
 pub fn frontier<G: PerftKey>(
     game: &G,
     max_ply: u32,
@@ -201,27 +203,28 @@ pub fn frontier<G: PerftKey>(
 ) -> (Vec<Subtree<G>>, u32) {
     let mut level = vec![Subtree {
         game: *game,
-        root_move: 0,
         paths: 1,
+        root_paths: Vec::new(),
     }];
     let mut ply = 0;
     while ply < max_ply && (level.len() < want || (by_root_move && ply == 0)) {
         let mut next: Vec<Subtree<G>> = Vec::new();
-        let mut index: HashMap<(usize, u128), usize> = HashMap::new();
+        let mut index: HashMap<u128, usize> = HashMap::new();
         for s in &level {
             for (k, &mv) in s.game.legal_moves().iter().enumerate() {
+                let root_paths = match (by_root_move, ply) {
+                    (false, _) => Vec::new(),
+                    (true, 0) => vec![(k, s.paths)],
+                    (true, _) => s.root_paths.clone(),
+                };
                 let child = Subtree {
                     game: s.game.play_unchecked(mv),
-                    root_move: if by_root_move && ply == 0 {
-                        k
-                    } else {
-                        s.root_move
-                    },
                     paths: s.paths,
+                    root_paths,
                 };
                 match child.game.perft_key() {
-                    Some(key) => match index.entry((child.root_move, key)) {
-                        Entry::Occupied(e) => next[*e.get()].paths += s.paths,
+                    Some(key) => match index.entry(key) {
+                        Entry::Occupied(e) => next[*e.get()].merge(&child),
                         Entry::Vacant(e) => {
                             e.insert(next.len());
                             next.push(child);
@@ -235,4 +238,17 @@ pub fn frontier<G: PerftKey>(
         ply += 1;
     }
     (level, ply)
+}
+
+impl<G> Subtree<G> {
+    /// Adds the paths of `other`, the same position reached another way.
+    fn merge(&mut self, other: &Subtree<G>) {
+        self.paths += other.paths;
+        for &(k, n) in &other.root_paths {
+            match self.root_paths.iter_mut().find(|(j, _)| *j == k) {
+                Some((_, m)) => *m += n,
+                None => self.root_paths.push((k, n)),
+            }
+        }
+    }
 }

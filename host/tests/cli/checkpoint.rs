@@ -45,13 +45,13 @@ fn perft_with_a_checkpoint_counts_the_same_and_refuses_what_is_not_its_own() {
     );
     let again = ply(&["perft", "checkers", "7", "--checkpoint", c, "--resume"]);
     assert!(again.status.success(), "{}", stderr(&again));
-    assert!(stderr(&again).contains("resuming: 4628 of 4628 items were done already"));
+    assert!(stderr(&again).contains("resuming: 9105 of 9105 items were done already"));
     assert_eq!(stdout(&again).lines().next(), Some("179740"));
 
     // Another command's checkpoint, a damaged one, none that can be written.
     one_error_line(
         &ply(&["perft", "checkers", "6", "--checkpoint", c, "--resume"]),
-        "belongs to another command ('ply perft checkers 7; 4628 subtrees at ply 5'; this one \
+        "belongs to another command ('ply perft checkers 7; 9105 distinct positions at ply 6'; this one \
          is 'ply perft checkers 6",
     );
     one_error_line(
@@ -140,7 +140,7 @@ fn a_stopped_perft_saves_its_checkpoint_and_resumes_to_the_right_total() {
     let err = stderr(&o);
     assert!(
         err.contains(&format!(
-            "resuming: {} of 4628 items were done already",
+            "resuming: {} of 9105 items were done already",
             saved
         )),
         "saved {}: {}",
