@@ -10,6 +10,10 @@ use std::time::{Duration, Instant};
 
 use super::Job;
 
+/// The longest [`Executor::finished`] sleeps while items wait queued: the queue
+/// given to a process's threads should hold several slices of work.
+pub const SLICE: Duration = Duration::from_millis(1);
+
 /// One computed item.
 #[derive(Debug)]
 pub struct Finished<R> {
@@ -28,6 +32,7 @@ pub struct Executor<R> {
     done: Receiver<Finished<R>>,
     cancel: Arc<AtomicBool>,
     in_flight: usize,
+    slots: usize,
 }
 
 impl<R: Send + 'static> Executor<R> {
@@ -73,6 +78,7 @@ impl<R: Send + 'static> Executor<R> {
             done,
             cancel,
             in_flight: 0,
+            slots: job.slots().max(1),
         }
     }
 
@@ -90,19 +96,31 @@ impl<R: Send + 'static> Executor<R> {
         self.in_flight
     }
 
-    /// The next computed item, waiting at most `wait` for one.
-    pub fn next(&mut self, wait: Duration) -> Option<Finished<R>> {
+    /// The items computed so far, waiting at most `wait`. While items wait queued
+    /// beyond the threads (every thread has its next item), it sleeps at most
+    /// [`SLICE`] and takes every item computed meanwhile: one wake-up for many short
+    /// items, where waking for each one cost more than a short item itself.
+    /// Otherwise it returns as soon as an item is computed, with any others already
+    /// done.
+    pub fn finished(&mut self, wait: Duration) -> Vec<Finished<R>> {
+        let mut out = Vec::new();
         if self.in_flight == 0 {
             std::thread::sleep(wait);
-            return None;
+            return out;
         }
-        match self.done.recv_timeout(wait) {
-            Ok(f) => {
-                self.in_flight -= 1;
-                Some(f)
+        if self.in_flight > self.slots {
+            std::thread::sleep(wait.min(SLICE));
+        } else {
+            match self.done.recv_timeout(wait) {
+                Ok(f) => out.push(f),
+                Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => return out,
             }
-            Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => None,
         }
+        while let Ok(f) = self.done.try_recv() {
+            out.push(f);
+        }
+        self.in_flight -= out.len();
+        out
     }
 
     /// Drops the queued items; the threads finish the items they are computing.

@@ -66,7 +66,9 @@ pub trait Job: Sync {
     /// Items a rank is given beyond the ones it computes, so that it never waits for a
     /// message to start its next: 1 (the default) for short items (perft subtrees);
     /// 0 for items long enough that one queued behind a busy rank would leave an
-    /// idle rank waiting at the end (a solve's first moves).
+    /// idle rank waiting at the end (a solve's first moves). Where it is at least 1
+    /// and a rank's items prove short, the rank is given enough to keep its threads
+    /// busy for a few milliseconds (at most 256 more).
     fn ahead(&self) -> usize {
         1
     }

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::codec::{fnv1a, Message, Record};
-use super::dispatch::Dispatcher;
+use super::dispatch::{Dispatcher, RankBook};
 use super::exec::Executor;
 use super::{Job, Options};
 use crate::quote::quote;
@@ -122,7 +122,7 @@ fn coordinate_within<J: Job, T: Transport>(
         let r = (|| -> Result<(), String> {
             loop {
                 // Items queued beyond the threads, so none waits for its next.
-                let cap = job.slots() + job.ahead();
+                let cap = job.slots() + ahead(job.ahead(), &book.ranks()[0]);
                 while let Some(i) = book.assign(0, cap) {
                     exec.submit(i);
                 }
@@ -135,7 +135,7 @@ fn coordinate_within<J: Job, T: Transport>(
                     on_message(job, &fp, &mut book, &mut saver, transport, rank, msg)?;
                 }
                 silent_rank(&mut book, transport, &heard, timeout)?;
-                if let Some(f) = exec.next(wait) {
+                for f in exec.finished(wait) {
                     let out = f.output.map_err(|e| format!("item {}: {}", f.index, e))?;
                     book.answer(0, f.index, out.nodes(), f.busy_ns)?;
                     job.finished(f.index, &out);
@@ -270,7 +270,34 @@ fn on_message<J: Job, T: Transport>(
             return Err(format!("rank {} sent rank 0 {:?}", rank, msg));
         }
     }
-    feed(book, transport, rank, job.ahead())
+    let ahead = ahead(job.ahead(), &book.ranks()[rank]);
+    feed(book, transport, rank, ahead)
+}
+
+/// The work a rank's queue should hold: several of the slices its main thread sleeps
+/// between looks at its threads ([`super::exec::SLICE`]), and a message each way
+/// between it and rank 0.
+const QUEUE_COVERS: Duration = Duration::from_millis(4);
+
+/// The most items a rank is given beyond its slots.
+const MAX_AHEAD: usize = 256;
+
+/// Items a rank is given beyond its slots: [`Job::ahead`], or, once its items have
+/// shown how long one takes, as many as its threads compute in [`QUEUE_COVERS`] (at
+/// most [`MAX_AHEAD`]), so that a thread never waits for its next item while the
+/// rank's main thread looks once a slice. A job that wants none queued gets none.
+fn ahead(job_ahead: usize, book: &RankBook) -> usize {
+    let slice = QUEUE_COVERS;
+    if job_ahead == 0 || book.items == 0 {
+        return job_ahead;
+    }
+    // Items longer than the slice keep the job's own number.
+    let per_item = (book.busy_ns / book.items).max(1);
+    let per_slot = u64::try_from(slice.as_nanos()).unwrap_or(u64::MAX) / per_item;
+    let per_rank = usize::try_from(per_slot)
+        .unwrap_or(usize::MAX)
+        .saturating_mul(book.slots.max(1));
+    per_rank.min(MAX_AHEAD).max(job_ahead)
 }
 
 /// Gives `rank` items up to its slots and `ahead` more ([`Job::ahead`]), or tells it

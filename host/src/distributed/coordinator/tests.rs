@@ -444,3 +444,24 @@ fn a_rank_holds_items_beyond_its_slots_only_as_the_job_says() {
         assert_eq!(given, held, "ahead {}", ahead);
     }
 }
+
+#[test]
+fn short_items_are_queued_to_cover_a_slice_and_long_ones_as_the_job_asks() {
+    let book = |items: u64, busy_ns: u64, slots: usize| RankBook {
+        items,
+        busy_ns,
+        slots,
+        ..RankBook::default()
+    };
+    // Nothing known yet: the job's own number.
+    assert_eq!(ahead(1, &book(0, 0, 4)), 1);
+    // 100 µs an item on 4 threads: 40 a thread in 4 ms.
+    assert_eq!(ahead(1, &book(10, 1_000_000, 4)), 160);
+    // Very short items: at most MAX_AHEAD.
+    assert_eq!(ahead(1, &book(1000, 1000, 4)), MAX_AHEAD);
+    // Items longer than the slice: the job's number, for 1 slot or many.
+    assert_eq!(ahead(1, &book(3, 3_000_000_000, 1)), 1);
+    assert_eq!(ahead(1, &book(3, 3_000_000_000, 8)), 1);
+    // A job that wants nothing queued (a solve's first moves) gets nothing.
+    assert_eq!(ahead(0, &book(1000, 1000, 4)), 0);
+}

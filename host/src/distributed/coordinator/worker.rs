@@ -57,7 +57,7 @@ pub fn work<J: Job, T: Transport>(
                 Some(false) if exec.in_flight() == 0 => return Ok(()),
                 _ => {}
             }
-            if let Some(f) = exec.next(POLL) {
+            for f in exec.finished(POLL) {
                 let msg = match f.output {
                     Ok(out) => Message::Done {
                         index: f.index,
