@@ -287,13 +287,12 @@ const MAX_AHEAD: usize = 256;
 /// most [`MAX_AHEAD`]), so that a thread never waits for its next item while the
 /// rank's main thread looks once a slice. A job that wants none queued gets none.
 fn ahead(job_ahead: usize, book: &RankBook) -> usize {
-    let slice = QUEUE_COVERS;
     if job_ahead == 0 || book.items == 0 {
         return job_ahead;
     }
-    // Items longer than the slice keep the job's own number.
+    // Items longer than QUEUE_COVERS keep the job's own number.
     let per_item = (book.busy_ns / book.items).max(1);
-    let per_slot = u64::try_from(slice.as_nanos()).unwrap_or(u64::MAX) / per_item;
+    let per_slot = QUEUE_COVERS.as_nanos() as u64 / per_item;
     let per_rank = usize::try_from(per_slot)
         .unwrap_or(usize::MAX)
         .saturating_mul(book.slots.max(1));
