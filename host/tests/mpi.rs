@@ -435,13 +435,18 @@ fn kalah_solve_on_one_two_and_three_ranks_prints_what_one_process_prints() {
                 args,
                 np
             );
-            // A line per first move as it is solved, one summary line per rank,
-            // every move solved once.
+            // A line per item as it is solved and one per first move as it is
+            // settled, one summary line per rank, every item counted once.
             let s = summary(&err);
             assert_eq!(s.len(), np, "{}", err);
-            assert_eq!(s.iter().map(|r| r.2).sum::<u64>(), moves, "{}", err);
-            let lines = err.lines().filter(|l| l.contains(" s pit ")).count();
-            assert_eq!(lines as u64, moves, "{}", err);
+            let items = err.lines().filter(|l| l.contains(", reply pit ")).count();
+            assert!(items as u64 >= moves - 1, "{}", err);
+            assert_eq!(s.iter().map(|r| r.2).sum::<u64>(), items as u64, "{}", err);
+            let settled = err
+                .lines()
+                .filter(|l| l.contains(" s pit ") && !l.contains(", reply pit "))
+                .count();
+            assert_eq!(settled as u64, moves, "{}", err);
         }
     }
     let _ = std::fs::remove_dir_all(dir);
@@ -472,7 +477,7 @@ fn a_killed_rank_ends_a_solve_and_resume_finishes_it_with_the_same_values() {
     assert!(!o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).is_empty(), "no values from a broken solve");
     let saved = saved_items(&stderr(&o));
-    assert!((1..6).contains(&saved), "{}", stderr(&o));
+    assert!(saved >= 1, "{}", stderr(&o));
     // A one-process solve does not take the ranks' checkpoint.
     let refused = solve(0, &dir, &env, &["kalah:6x3", "--checkpoint", c, "--resume"]);
     assert!(!refused.status.success());
@@ -481,12 +486,16 @@ fn a_killed_rank_ends_a_solve_and_resume_finishes_it_with_the_same_values() {
         "{}",
         stderr(&refused)
     );
-    // Resumed on 3 ranks: the same values, and only the moves the checkpoint lacked.
+    // Resumed on 3 ranks: the same values, from the items the checkpoint holds.
     let o = solve(3, &dir, &env, &["kalah:6x3", "--checkpoint", c, "--resume"]);
     let err = stderr(&o);
     assert!(o.status.success(), "{}", err);
     assert_eq!(solve_values(&stdout(&o)), solve_values(&stdout(&one)));
-    assert_resumed_only_the_rest(&err, saved as u64, 6);
+    assert!(
+        err.contains(&format!("resuming: {} items were done already", saved)),
+        "{}",
+        err
+    );
     let _ = std::fs::remove_dir_all(dir);
 }
 

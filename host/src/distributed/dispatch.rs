@@ -9,12 +9,19 @@
 //! items wait. Every answer is checked against the book: the item must be one this
 //! rank was given and has not answered yet. A rank is told to stop once nothing is
 //! left and it has answered everything it was given.
+//!
+//! A job whose items depend on other items' results ([`super::Job::needed`]) starts
+//! with only the items it needs at first ([`Dispatcher::gated`]); rank 0 adds the
+//! others as results call for them ([`Dispatcher::need`]), and no rank is told to
+//! stop before every needed item is answered (an answer may call for more).
 
 use std::collections::VecDeque;
 
 /// Where an item is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Place {
+    /// Not needed (yet): a gated job has not asked for it.
+    Unneeded,
     /// Not handed out yet.
     Waiting,
     /// Handed to this rank.
@@ -49,6 +56,10 @@ pub struct Dispatcher {
     /// Each rank's run of waiting items.
     waiting: Vec<VecDeque<usize>>,
     done: usize,
+    /// Items waiting or handed out, not answered yet.
+    open: usize,
+    /// Items come as results call for them: ranks stop only when none is open.
+    gated: bool,
     ranks: Vec<RankBook>,
 }
 
@@ -77,11 +88,52 @@ impl Dispatcher {
         }
         let done = place.iter().filter(|&&p| p == Place::Done).count();
         Dispatcher {
+            open: left.len(),
             place,
             waiting,
             done,
+            gated: false,
             ranks: vec![RankBook::default(); ranks],
         }
+    }
+
+    /// A run of `items` items over `ranks` ranks of which none is needed yet (the
+    /// items in `finished` are done already): [`Dispatcher::need`] adds them.
+    pub fn gated(items: usize, finished: impl Fn(usize) -> bool, ranks: usize) -> Self {
+        let place: Vec<Place> = (0..items)
+            .map(|i| {
+                if finished(i) {
+                    Place::Done
+                } else {
+                    Place::Unneeded
+                }
+            })
+            .collect();
+        let done = place.iter().filter(|&&p| p == Place::Done).count();
+        Dispatcher {
+            place,
+            waiting: vec![VecDeque::new(); ranks.max(1)],
+            done,
+            open: 0,
+            gated: true,
+            ranks: vec![RankBook::default(); ranks.max(1)],
+        }
+    }
+
+    /// Marks item `index` needed: one not needed before waits in the shortest run
+    /// (an item waiting, handed out or done already, or out of range, is left as it
+    /// is). Returns whether it was added.
+    pub fn need(&mut self, index: usize) -> bool {
+        if self.place.get(index) != Some(&Place::Unneeded) {
+            return false;
+        }
+        self.place[index] = Place::Waiting;
+        self.open += 1;
+        let shortest = (0..self.waiting.len())
+            .min_by_key(|&r| self.waiting[r].len() + self.ranks[r].outstanding)
+            .unwrap_or(0);
+        self.waiting[shortest].push_back(index);
+        true
     }
 
     /// The number of items.
@@ -94,9 +146,9 @@ impl Dispatcher {
         self.done
     }
 
-    /// Whether every item is answered.
+    /// Whether every item is answered (of a gated job: every needed one).
     pub fn all_done(&self) -> bool {
-        self.done == self.place.len()
+        self.open == 0
     }
 
     /// The book of every rank, rank 0 first.
@@ -175,6 +227,7 @@ impl Dispatcher {
         }
         self.place[index] = Place::Done;
         self.done += 1;
+        self.open -= 1;
         let book = self.book(rank)?;
         book.outstanding -= 1;
         book.items += 1;
@@ -184,13 +237,15 @@ impl Dispatcher {
     }
 
     /// Whether `rank` should be told to stop now: it said hello, was not told yet, has
-    /// answered everything it was given, and nothing is waiting.
+    /// answered everything it was given, and nothing is waiting (of a gated job:
+    /// nothing is open anywhere, since an answer may call for more items).
     pub fn should_stop(&self, rank: usize) -> bool {
         self.ranks.get(rank).is_some_and(|b| {
             b.host.is_some()
                 && !b.stopped
                 && b.outstanding == 0
                 && self.waiting.iter().all(VecDeque::is_empty)
+                && (!self.gated || self.open == 0)
         })
     }
 
@@ -298,5 +353,34 @@ mod tests {
         // Rank 2's run was taken over from its end.
         assert!(got[0].contains(&9) || got[1].contains(&9));
         assert!((0..3).all(|r| d.should_stop(r)));
+    }
+
+    #[test]
+    fn a_gated_book_deals_only_needed_items_and_stops_no_rank_while_one_is_open() {
+        let mut d = Dispatcher::gated(6, |i| i == 5, 2);
+        d.hello(0, "a".into(), 1).unwrap();
+        d.hello(1, "b".into(), 1).unwrap();
+        assert_eq!(d.done(), 1);
+        assert!(d.all_done(), "nothing needed yet");
+        assert_eq!(d.assign(1, 1), None);
+        assert!(d.need(2));
+        assert!(!d.need(2), "needed already");
+        assert!(!d.need(5), "done already");
+        assert!(!d.need(9), "out of range");
+        assert_eq!(d.assign(1, 1), Some(2));
+        assert_eq!(d.assign(0, 1), None);
+        // Rank 0 has nothing and nothing waits, but an item is open: an answer
+        // may call for more, so no rank stops.
+        assert!(!d.should_stop(0));
+        let e = d.answer(0, 3, 1, 1).unwrap_err();
+        assert!(e.contains("not given"), "{}", e);
+        d.answer(1, 2, 1, 1).unwrap();
+        assert!(d.need(3));
+        assert!(!d.all_done());
+        assert_eq!(d.assign(0, 1), Some(3));
+        d.answer(0, 3, 1, 1).unwrap();
+        assert!(d.all_done());
+        assert!(d.should_stop(1) && d.should_stop(0));
+        assert_eq!(d.done(), 3);
     }
 }

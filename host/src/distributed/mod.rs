@@ -73,6 +73,17 @@ pub trait Job: Sync {
         1
     }
 
+    /// For a job whose items depend on other items' results (a solve's replies
+    /// tested against the best one's value): the items needed now, given the
+    /// results so far (`None`: not computed). Rank 0 asks at the start and after
+    /// every result and deals out the needed items not dealt yet; the job is over
+    /// when every needed item is answered, and items never needed stay `None` in
+    /// what [`run_partial`] returns. An item must still be computable from its
+    /// number alone, on any rank. `None` (the default): every item, from the start.
+    fn needed(&self, _results: &[Option<Self::Output>]) -> Option<Vec<usize>> {
+        None
+    }
+
     /// Called on rank 0 (or the one process) as each item's result arrives, in the
     /// order they arrive (not for items read from a checkpoint): a place for a line of
     /// progress on standard error.
@@ -204,6 +215,32 @@ pub fn error_line(line: &str) -> String {
 /// (the `mpi` feature), on every rank. Returns the records in item order on rank 0
 /// (and in one process); `None` on the other ranks, which should print nothing.
 pub fn run<J: Job>(job: &J, options: &Options) -> Result<Option<Vec<J::Output>>, String> {
+    match run_partial(job, options)? {
+        Some(results) => complete(results).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// The records of a job that needed every item; an error if one is missing.
+pub fn complete<R>(results: Vec<Option<R>>) -> Result<Vec<R>, String> {
+    let items = results.len();
+    results
+        .into_iter()
+        .collect::<Option<Vec<R>>>()
+        .ok_or_else(|| {
+            format!(
+                "the job left some of its {} items uncomputed (it needed only some)",
+                items
+            )
+        })
+}
+
+/// [`run`] for a job that may not need every item ([`Job::needed`]): the records in
+/// item order, `None` for the items it never needed.
+pub fn run_partial<J: Job>(
+    job: &J,
+    options: &Options,
+) -> Result<Option<Vec<Option<J::Output>>>, String> {
     match launch() {
         #[cfg(feature = "mpi")]
         Some(_) => mpi::run(job, options),

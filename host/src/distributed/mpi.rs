@@ -56,7 +56,7 @@ impl Transport for World {
 }
 
 /// Starts MPI, runs `job` on this rank, ends MPI. Rank 0 gets the results.
-pub fn run<J: Job>(job: &J, options: &Options) -> Result<Option<Vec<J::Output>>, String> {
+pub fn run<J: Job>(job: &J, options: &Options) -> Result<Option<Vec<Option<J::Output>>>, String> {
     let (universe, threading) = mpi::initialize_with_threading(Threading::Funneled)
         .ok_or("MPI was started already: a process runs one job")?;
     if matches!(threading, Threading::Single) {

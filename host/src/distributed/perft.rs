@@ -211,7 +211,7 @@ mod tests {
             for depth in 0..=max_depth {
                 let job = PerftJob::new(g, depth, 2, table.filter(|_| bits > 0));
                 let counts =
-                    super::super::coordinator::run_local(&job, &Options::default()).unwrap();
+                    super::super::coordinator::run_local_all(&job, &Options::default()).unwrap();
                 let total: u64 = counts.iter().map(|c| c.leaves).sum();
                 assert_eq!(total, ply_core::perft::perft(g, depth), "depth {}", depth);
                 let divided: u64 = job.divide(&counts).iter().map(|&(_, n)| n).sum();

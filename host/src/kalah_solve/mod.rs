@@ -43,7 +43,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use ply_core::games::kalah::solver::{EndgameTables, SharedSolverTable, SolverConfig};
+use ply_core::games::kalah::solver::{EndgameTables, KalahSolver, SharedSolverTable, SolverConfig};
 use ply_core::games::kalah::Kalah;
 use ply_core::Game;
 
@@ -247,6 +247,48 @@ impl Memory {
         })
     }
 
+    /// The endgame tables and the transposition table of a solve of `root`'s board
+    /// over this memory, and the solvers' configuration.
+    fn parts<'a>(
+        &'a self,
+        root: &Kalah,
+    ) -> Result<(EndgameTables<'a>, SharedSolverTable<'a>, SolverConfig), String> {
+        let rules = root.rules();
+        let tables = if self.seeds > 0 {
+            self.values
+                .tables(rules.pits, rules.empty_capture, self.seeds)?
+        } else {
+            EndgameTables::none(rules.pits, rules.empty_capture)
+        };
+        // Start on a cache line, so that a bucket is one line.
+        let skip =
+            (self.words.as_ptr() as usize).next_multiple_of(64) - self.words.as_ptr() as usize;
+        let config = SolverConfig {
+            // Measured on Kalah(6,4) and (6,5): from 4 seeds above the tables
+            // the children's lookups cost more page walks than their cutoffs
+            // save (docs/games/kalah.md).
+            etc_from_seeds: self.seeds + 6,
+            ..SolverConfig::default()
+        };
+        Ok((
+            tables,
+            SharedSolverTable::new(&self.words[skip / 8..], rules.pits),
+            config,
+        ))
+    }
+
+    /// One solver (one thread's) over this memory, for positions of `root`'s board.
+    fn solver<'a>(
+        &'a self,
+        root: &Kalah,
+    ) -> Result<KalahSolver<'a, SharedSolverTable<'a>>, String> {
+        let (tables, table, config) = self.parts(root)?;
+        let mut solver =
+            KalahSolver::with_table(root.rules(), table, tables).map_err(|e| e.to_string())?;
+        solver.set_config(config);
+        Ok(solver)
+    }
+
     /// A job over this memory with the settings `env` (its stop and save hooks,
     /// and whether it solves the root only, are the caller's).
     fn job<'a>(
@@ -258,27 +300,12 @@ impl Memory {
         stopped_at_nodes: &'a AtomicBool,
         root_only: bool,
     ) -> Result<scheduler::Job<'a>, String> {
-        let rules = root.rules();
-        let tables = if self.seeds > 0 {
-            self.values
-                .tables(rules.pits, rules.empty_capture, self.seeds)?
-        } else {
-            EndgameTables::none(rules.pits, rules.empty_capture)
-        };
-        // Start on a cache line, so that a bucket is one line.
-        let skip =
-            (self.words.as_ptr() as usize).next_multiple_of(64) - self.words.as_ptr() as usize;
+        let (tables, table, config) = self.parts(root)?;
         Ok(scheduler::Job {
             root,
-            table: SharedSolverTable::new(&self.words[skip / 8..], rules.pits),
+            table,
             tables,
-            config: SolverConfig {
-                // Measured on Kalah(6,4) and (6,5): from 4 seeds above the tables
-                // the children's lookups cost more page walks than their cutoffs
-                // save (docs/games/kalah.md).
-                etc_from_seeds: self.seeds + 6,
-                ..SolverConfig::default()
-            },
+            config,
             threads: self.threads,
             guess_depth: env
                 .guess_depth

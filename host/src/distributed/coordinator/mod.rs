@@ -40,9 +40,15 @@ pub fn fingerprint<J: Job>(job: &J, options: &Options) -> String {
     }
 }
 
-/// Runs `job` in this process alone.
-pub fn run_local<J: Job>(job: &J, options: &Options) -> Result<Vec<J::Output>, String> {
+/// Runs `job` in this process alone: its records in item order, `None` for the
+/// items a gated job never needed ([`Job::needed`]).
+pub fn run_local<J: Job>(job: &J, options: &Options) -> Result<Vec<Option<J::Output>>, String> {
     coordinate(job, options, &mut Alone, "local".into(), false)
+}
+
+/// [`run_local`] for a job that needs every item.
+pub fn run_local_all<J: Job>(job: &J, options: &Options) -> Result<Vec<J::Output>, String> {
+    run_local(job, options).and_then(super::complete)
 }
 
 /// How often a worker says it is alive ([`Message::Alive`]) when it has sent nothing
@@ -59,7 +65,7 @@ pub fn coordinate<J: Job, T: Transport>(
     transport: &mut T,
     host: String,
     summary: bool,
-) -> Result<Vec<J::Output>, String> {
+) -> Result<Vec<Option<J::Output>>, String> {
     let timeout = crate::settings::environment()?
         .rank_timeout
         .unwrap_or(crate::settings::DEFAULT_RANK_TIMEOUT);
@@ -81,7 +87,7 @@ fn coordinate_within<J: Job, T: Transport>(
     host: String,
     summary: bool,
     timeout: Duration,
-) -> Result<Vec<J::Output>, String> {
+) -> Result<Vec<Option<J::Output>>, String> {
     let fp = fingerprint(job, options);
     let items = job.items();
     let results = match start_results::<J::Output>(options, &fp, items) {
@@ -94,10 +100,24 @@ fn coordinate_within<J: Job, T: Transport>(
             return Err(e);
         }
     };
-    let mut book = Dispatcher::new(items, |i| results[i].is_some(), transport.size());
+    let first = job.needed(&results);
+    let every_item = first.is_none();
+    let mut book = match first {
+        None => Dispatcher::new(items, |i| results[i].is_some(), transport.size()),
+        Some(first) => {
+            let mut b = Dispatcher::gated(items, |i| results[i].is_some(), transport.size());
+            for i in first {
+                b.need(i);
+            }
+            b
+        }
+    };
     let resumed = book.done();
     if resumed > 0 {
-        crate::errln!("resuming: {} of {} items were done already", resumed, items);
+        crate::errln!(
+            "resuming: {} were done already",
+            saver::saved_count(resumed, items, every_item)
+        );
     }
     book.hello(0, host, job.slots())?;
     let mut saver = Saver {
@@ -106,6 +126,7 @@ fn coordinate_within<J: Job, T: Transport>(
         results: Arc::new(Mutex::new(results)),
         last: Instant::now(),
         unsaved: false,
+        every_item,
     };
     let _hook = install_hook(&saver);
     let wait = if transport.size() > 1 {
@@ -140,6 +161,7 @@ fn coordinate_within<J: Job, T: Transport>(
                     book.answer(0, f.index, out.nodes(), f.busy_ns)?;
                     job.finished(f.index, &out);
                     saver.store(f.index, out);
+                    called_for(job, &mut book, &saver, transport)?;
                 }
                 saver.save(false)?;
                 if let Some(label) = job.label() {
@@ -178,10 +200,36 @@ fn coordinate_within<J: Job, T: Transport>(
         print_summary(&book, resumed);
     }
     let results = std::mem::take(&mut *saver.results.lock().unwrap_or_else(|e| e.into_inner()));
-    Ok(results
-        .into_iter()
-        .map(|r| r.expect("every item is done"))
-        .collect())
+    Ok(results)
+}
+
+/// After a result of a gated job ([`Job::needed`]): the items it calls for join the
+/// book, and every rank gets what it can take of them (rank 0's own threads take
+/// theirs at the top of its loop).
+fn called_for<J: Job, T: Transport>(
+    job: &J,
+    book: &mut Dispatcher,
+    saver: &Saver<J::Output>,
+    transport: &mut T,
+) -> Result<(), String> {
+    let needed = {
+        let results = saver.results.lock().unwrap_or_else(|e| e.into_inner());
+        job.needed(&results)
+    };
+    let Some(needed) = needed else {
+        return Ok(());
+    };
+    let mut added = false;
+    for i in needed {
+        added |= book.need(i);
+    }
+    for rank in 1..transport.size() {
+        if (added || book.all_done()) && book.ready(rank) && !book.ranks()[rank].stopped {
+            let ahead = ahead(job.ahead(), &book.ranks()[rank]);
+            feed(book, transport, rank, ahead)?;
+        }
+    }
+    Ok(())
 }
 
 /// An error for the first rank that is still to run or holds work and has sent
@@ -261,6 +309,7 @@ fn on_message<J: Job, T: Transport>(
             book.answer(rank, index, out.nodes(), busy_ns)?;
             job.finished(index, &out);
             saver.store(index, out);
+            called_for(job, book, saver, transport)?;
         }
         Message::Failed { index, error } => {
             return Err(format!("rank {}, item {}: {}", rank, index, error));

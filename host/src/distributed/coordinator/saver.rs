@@ -60,6 +60,18 @@ pub(super) struct Saver<R> {
     pub(super) results: Arc<Mutex<Vec<Option<R>>>>,
     pub(super) last: Instant,
     pub(super) unsaved: bool,
+    /// Whether every item is needed: the messages then say "N of M items" (a
+    /// gated job's M is only the size of its numbering, [`crate::distributed::Job::needed`]).
+    pub(super) every_item: bool,
+}
+
+/// "N of M items", or "N items" for a gated job.
+pub(super) fn saved_count(done: usize, items: usize, every_item: bool) -> String {
+    if every_item {
+        format!("{} of {} items", done, items)
+    } else {
+        format!("{} items", done)
+    }
 }
 
 impl<R: Record> Saver<R> {
@@ -91,11 +103,9 @@ impl<R: Record> Saver<R> {
                 let results = self.results.lock().unwrap_or_else(|e| e.into_inner());
                 let done = results.iter().filter(|r| r.is_some()).count();
                 format!(
-                    "{} ({} of {} items are saved in {}: rerun the same command with --resume \
-                     to finish)",
+                    "{} ({} are saved in {}: rerun the same command with --resume to finish)",
                     error,
-                    done,
-                    results.len(),
+                    saved_count(done, results.len(), self.every_item),
                     quote(&path.to_string_lossy())
                 )
             }
@@ -119,16 +129,15 @@ pub(super) fn install_hook<R: Record>(saver: &Saver<R>) -> Option<HookGuard> {
     let path = saver.path.clone()?;
     let fingerprint = saver.fingerprint.clone();
     let results = Arc::clone(&saver.results);
+    let every_item = saver.every_item;
     crate::interrupt::on_interrupt(Some(Box::new(move || {
         let results = results.lock().unwrap_or_else(|e| e.into_inner());
         let done = results.iter().filter(|r| r.is_some()).count();
         let shown = quote(&path.to_string_lossy());
         match checkpoint::save(&path, &fingerprint, &results) {
             Ok(()) => crate::errln!(
-                "stopped: {} of {} items are saved in {}: rerun the same command with \
-                 --resume to finish",
-                done,
-                results.len(),
+                "stopped: {} are saved in {}: rerun the same command with --resume to finish",
+                saved_count(done, results.len(), every_item),
                 shown
             ),
             Err(e) => crate::errln!("stopped: {}", e),

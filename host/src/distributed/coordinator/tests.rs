@@ -1,7 +1,7 @@
 //! The coordinator on one process, on scripted ranks and on three ranks over channels.
 
 use super::*;
-use crate::distributed::checkpoint;
+use crate::distributed::{checkpoint, complete};
 use std::collections::VecDeque;
 
 /// Squares of the item numbers, on 2 threads.
@@ -38,9 +38,9 @@ fn scratch(name: &str) -> std::path::PathBuf {
 
 #[test]
 fn one_process_computes_every_item_in_order() {
-    let out = run_local(&Squares(50), &Options::default()).unwrap();
+    let out = run_local_all(&Squares(50), &Options::default()).unwrap();
     assert_eq!(out, (0..50u64).map(|i| i * i).collect::<Vec<_>>());
-    let e = run_local(&Squares(1001), &Options::default()).unwrap_err();
+    let e = run_local_all(&Squares(1001), &Options::default()).unwrap_err();
     assert_eq!(e, "item 1000: no");
 }
 
@@ -57,7 +57,7 @@ fn a_resumed_run_computes_only_what_the_checkpoint_lacks() {
     // Items 0..5 done, with marked values that a recount would not give.
     let part: Vec<Option<u64>> = (0..10).map(|i| (i < 5).then_some(1000 + i)).collect();
     checkpoint::save(&path, &fp, &part).unwrap();
-    let out = run_local(&Squares(10), &options).unwrap();
+    let out = run_local_all(&Squares(10), &options).unwrap();
     assert_eq!(out[..5], [1000, 1001, 1002, 1003, 1004]);
     assert_eq!(out[5..], [25, 36, 49, 64, 81]);
     // The finished run's checkpoint holds everything; a resume only reads it.
@@ -65,16 +65,16 @@ fn a_resumed_run_computes_only_what_the_checkpoint_lacks() {
         checkpoint::load::<u64>(&path, &fp, 10).unwrap().unwrap(),
         out.iter().map(|&v| Some(v)).collect::<Vec<_>>()
     );
-    assert_eq!(run_local(&Squares(10), &options).unwrap(), out);
+    assert_eq!(run_local_all(&Squares(10), &options).unwrap(), out);
     // Without --resume an existing checkpoint is refused; another job's too.
     let fresh = Options {
         resume: false,
         ..options.clone()
     };
-    assert!(run_local(&Squares(10), &fresh)
+    assert!(run_local_all(&Squares(10), &fresh)
         .unwrap_err()
         .contains("exists: add --resume"));
-    assert!(run_local(&Squares(11), &options)
+    assert!(run_local_all(&Squares(11), &options)
         .unwrap_err()
         .contains("belongs to another command"));
     let _ = std::fs::remove_dir_all(dir);
@@ -133,7 +133,8 @@ fn a_second_rank_shares_the_items_and_is_stopped() {
     let job = Squares(200);
     let fp = fnv1a(fingerprint(&job, &Options::default()).as_bytes());
     let mut t = scripted(good, fp);
-    let out = coordinate(&job, &Options::default(), &mut t, "me".into(), true).unwrap();
+    let out = complete(coordinate(&job, &Options::default(), &mut t, "me".into(), true).unwrap())
+        .unwrap();
     assert_eq!(out, (0..200u64).map(|i| i * i).collect::<Vec<_>>());
     let given = t
         .sent
@@ -262,7 +263,10 @@ fn three_ranks_compute_what_one_process_does() {
         }
         coordinate(&job, &options, &mut zero, "h0".into(), true).unwrap()
     });
-    assert_eq!(out, run_local(&job, &options).unwrap());
+    assert_eq!(
+        complete(out).unwrap(),
+        run_local_all(&job, &options).unwrap()
+    );
 }
 
 /// Rank 1: says hello, then answers each item `delay` after it was given, saying
@@ -354,7 +358,10 @@ fn a_rank_that_says_it_is_alive_may_take_longer_than_the_timeout() {
         Duration::from_millis(60),
     )
     .unwrap();
-    assert_eq!(out, (0..40u64).map(|i| i * i).collect::<Vec<_>>());
+    assert_eq!(
+        complete(out).unwrap(),
+        (0..40u64).map(|i| i * i).collect::<Vec<_>>()
+    );
     assert!(t.unresponsive.is_empty());
 }
 
@@ -464,4 +471,96 @@ fn short_items_are_queued_to_cover_a_slice_and_long_ones_as_the_job_asks() {
     assert_eq!(ahead(1, &book(3, 3_000_000_000, 8)), 1);
     // A job that wants nothing queued (a solve's first moves) gets nothing.
     assert_eq!(ahead(0, &book(1000, 1000, 4)), 0);
+}
+
+/// A gated job: item `i` (of 64) is needed once item `i / 2` is done and its
+/// result is odd, item 1 from the start; each result is `3 * i + 1`, so every item
+/// of the form `2k + 1` whose parent is needed gets computed, the even ones never.
+struct Halving;
+
+impl Job for Halving {
+    type Output = u64;
+    fn fingerprint(&self) -> String {
+        "halving".into()
+    }
+    fn items(&self) -> usize {
+        64
+    }
+    fn slots(&self) -> usize {
+        2
+    }
+    fn run(&self, index: usize) -> Result<u64, String> {
+        std::thread::sleep(Duration::from_millis(2));
+        Ok(3 * index as u64 + 1)
+    }
+    fn needed(&self, results: &[Option<u64>]) -> Option<Vec<usize>> {
+        let mut v = vec![1];
+        for (i, r) in results.iter().enumerate() {
+            if r.is_some_and(|x| x % 2 == 0) {
+                v.extend([2 * i, 2 * i + 1].into_iter().filter(|&c| c < 64));
+            }
+        }
+        Some(v)
+    }
+    fn ahead(&self) -> usize {
+        0
+    }
+    fn label(&self) -> Option<&str> {
+        None
+    }
+}
+
+/// The items `Halving` computes: 1, then both children of each item whose result
+/// (`3i + 1`) is even, i.e. of each odd item.
+fn halving_items() -> Vec<usize> {
+    let mut want = vec![1usize];
+    let mut k = 0;
+    while k < want.len() {
+        let i = want[k];
+        if (3 * i + 1) % 2 == 0 {
+            want.extend([2 * i, 2 * i + 1].into_iter().filter(|&c| c < 64));
+        }
+        k += 1;
+    }
+    want.sort_unstable();
+    want
+}
+
+#[test]
+fn a_gated_job_computes_the_items_its_results_call_for_on_one_and_three_ranks() {
+    let want = halving_items();
+    assert!(want.len() > 5 && want.len() < 64, "{:?}", want);
+    let computed = |out: &[Option<u64>]| -> Vec<usize> {
+        (0..out.len()).filter(|&i| out[i].is_some()).collect()
+    };
+    let one = run_local(&Halving, &Options::default()).unwrap();
+    assert_eq!(computed(&one), want);
+    assert!(run_local_all(&Halving, &Options::default()).is_err());
+    let options = Options::default();
+    let mut ranks = channels(3);
+    let mut zero = ranks.remove(0);
+    let out = std::thread::scope(|s| {
+        for (k, mut t) in ranks.into_iter().enumerate() {
+            let options = &options;
+            s.spawn(move || work(&Halving, options, &mut t, format!("h{}", k + 1)).unwrap());
+        }
+        coordinate(&Halving, &options, &mut zero, "h0".into(), true).unwrap()
+    });
+    assert_eq!(out, one);
+    // Resumed from a checkpoint holding some of the items: the same results.
+    let dir = scratch("gated");
+    let path = dir.join("c");
+    let fp = fingerprint(&Halving, &options);
+    let mut part: Vec<Option<u64>> = vec![None; 64];
+    for &i in &want[..want.len() / 2] {
+        part[i] = one[i];
+    }
+    checkpoint::save(&path, &fp, &part).unwrap();
+    let resumed = Options {
+        checkpoint: Some(path),
+        resume: true,
+        command: String::new(),
+    };
+    assert_eq!(run_local(&Halving, &resumed).unwrap(), one);
+    let _ = std::fs::remove_dir_all(dir);
 }
