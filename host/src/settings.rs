@@ -14,6 +14,7 @@
 //! | `PLY_GUESS_DEPTH` | 0 to [`MAX_GUESS_DEPTH`] |
 //! | `PLY_KALAH_MOVE_NODES` | 0 to 18446744073709551615, or `max` |
 //! | `PLY_KALAH_STOP_NODES` | 1 to 18446744073709551615 (a test hook: `ply solve kalah` stops as on Ctrl-C after about that many nodes) |
+//! | `PLY_KALAH_SPLIT_PLIES` | 1 to [`MAX_SPLIT_PLIES`] (default 2): under MPI, the plies down to which a Kalah solve splits each position's most promising reply into items |
 //! | `PLY_RANK_TIMEOUT` | 1 to 86400 seconds (default [`DEFAULT_RANK_TIMEOUT`]): under MPI, how long rank 0 waits for a word from a rank that holds work before it ends the run |
 //!
 //! Thread counts (`--threads`, `PLY_THREADS`) are bounded by [`max_threads`]: at most
@@ -43,6 +44,10 @@ pub const MAX_SOLVER_HASH_MB: u64 = 1 << 20;
 /// The deepest `PLY_GUESS_DEPTH`: the shallow searches that order the Kalah solver's
 /// moves gain nothing deeper, and each further ply multiplies their time.
 pub const MAX_GUESS_DEPTH: u32 = 64;
+
+/// The deepest `PLY_KALAH_SPLIT_PLIES`: a Kalah solve on MPI ranks splits at most
+/// this many plies below the root into items.
+pub const MAX_SPLIT_PLIES: usize = 4;
 
 /// The largest thread count accepted on this machine: [`THREADS_PER_CORE`] per core,
 /// at most [`MAX_THREADS`].
@@ -197,6 +202,8 @@ pub struct Environment {
     /// `PLY_RANK_TIMEOUT`: seconds rank 0 of an MPI run waits for a word from a rank
     /// that holds work before it ends the run.
     pub rank_timeout: Option<u64>,
+    /// `PLY_KALAH_SPLIT_PLIES`: under MPI, the plies a Kalah solve splits into items.
+    pub split_plies: Option<usize>,
 }
 
 /// Seconds rank 0 of an MPI run waits for a word from a rank that holds work, unless
@@ -213,6 +220,7 @@ pub const VARIABLES: &[&str] = &[
     "PLY_KALAH_MOVE_NODES",
     "PLY_KALAH_STOP_NODES",
     "PLY_RANK_TIMEOUT",
+    "PLY_KALAH_SPLIT_PLIES",
 ];
 
 /// Reads and checks every `PLY_*` variable ply uses; the first bad one is an error
@@ -311,6 +319,13 @@ pub fn environment_from(get: impl Fn(&str) -> Option<OsString>) -> Result<Enviro
     let move_nodes = number("PLY_KALAH_MOVE_NODES", 0, u64::MAX, ", or max")?;
     let stop_nodes = number("PLY_KALAH_STOP_NODES", 1, u64::MAX, "")?;
     let rank_timeout = number("PLY_RANK_TIMEOUT", 1, 86_400, " (seconds)")?;
+    let split_plies = number(
+        "PLY_KALAH_SPLIT_PLIES",
+        1,
+        MAX_SPLIT_PLIES as u64,
+        " (plies)",
+    )?
+    .map(|n| n as usize);
     Ok(Environment {
         tables_dir,
         table_seeds,
@@ -320,6 +335,7 @@ pub fn environment_from(get: impl Fn(&str) -> Option<OsString>) -> Result<Enviro
         move_nodes,
         stop_nodes,
         rank_timeout,
+        split_plies,
     })
 }
 
@@ -356,9 +372,11 @@ mod tests {
             ("PLY_KALAH_MOVE_NODES", "max"),
             ("PLY_KALAH_STOP_NODES", "1000"),
             ("PLY_RANK_TIMEOUT", "5"),
+            ("PLY_KALAH_SPLIT_PLIES", "4"),
         ])
         .unwrap();
         assert_eq!(e.rank_timeout, Some(5));
+        assert_eq!(e.split_plies, Some(4));
         assert_eq!(e.tables_dir, Some(PathBuf::from("/tmp/t")));
         assert_eq!(e.table_seeds, Some(0));
         assert_eq!(e.hash_mb, Some(8));

@@ -439,12 +439,15 @@ fn kalah_solve_on_one_two_and_three_ranks_prints_what_one_process_prints() {
             // settled, one summary line per rank, every item counted once.
             let s = summary(&err);
             assert_eq!(s.len(), np, "{}", err);
-            let items = err.lines().filter(|l| l.contains(", reply pit ")).count();
+            let items = err
+                .lines()
+                .filter(|l| l.contains(" s pit ") && l.ends_with(" nodes)"))
+                .count();
             assert!(items as u64 >= moves - 1, "{}", err);
             assert_eq!(s.iter().map(|r| r.2).sum::<u64>(), items as u64, "{}", err);
             let settled = err
                 .lines()
-                .filter(|l| l.contains(" s pit ") && !l.contains(", reply pit "))
+                .filter(|l| l.contains(" s pit ") && !l.ends_with(" nodes)"))
                 .count();
             assert_eq!(settled as u64, moves, "{}", err);
         }

@@ -4,19 +4,23 @@
 //! transposition table (shared by its threads) and endgame tables. Rank 0 prints what
 //! one process prints.
 //!
-//! For each first move, with `c` the position after it (valued for `c`'s mover):
-//! 1. one reply, the best by a shallow estimate, is solved exactly: `c` is worth at
-//!    least its value `b`;
+//! Every first move's exact value is needed. A position's exact value, for the
+//! mover before it, is settled from its replies (valued for its own mover):
+//! 1. its most promising reply by a shallow estimate is settled first, split the
+//!    same way in turn while it is fewer than `PLY_KALAH_SPLIT_PLIES` plies below
+//!    the root (default [`DEFAULT_SPLIT_PLIES`]), else solved whole as one item
+//!    ([`Item::Exact`]): the position is worth at least its value `b`;
 //! 2. every other reply is then tested against `b` ([`Item::Above`]): solved
 //!    exactly if it is worth more than `b`, else only bounded (at most `b`), which
-//!    costs a null-window search. A reply found above `b` raises `b`, and the replies
-//!    not yet bounded by the new `b` are tested against it;
-//! 3. once every reply is exact or bounded by the best exact one, `c`'s value is
-//!    that best value, and the first move's value is it for the root's mover.
+//!    costs a null-window search. A reply found above `b` raises `b`, and the
+//!    replies not yet bounded by the new `b` are tested against it;
+//! 3. once every reply is exact or bounded by the best exact one, the position's
+//!    value is that best value.
 //!
 //! So the slowest first move is no longer one item: its replies spread over the
 //! ranks, and only the replies that can matter are solved exactly (solving every
-//! reply exactly cost six times the nodes, `docs/mpi.md`).
+//! reply exactly cost six times the nodes, `docs/mpi.md`). With
+//! `PLY_KALAH_SPLIT_PLIES=1` each first move is one item.
 //!
 //! What this gives up against one process: the ranks share no table (what one rank
 //! proved about a position, another proves again), and a first move's value is not
@@ -79,131 +83,219 @@ impl Record for ReplyBounds {
     }
 }
 
-/// What an item asks about reply `reply` (generation order) of first move `mv`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Item {
-    /// Its exact value.
-    Exact { mv: usize, reply: usize },
-    /// Its exact value if that is above `bound`, else a bound at most `bound`.
-    Above { mv: usize, reply: usize, bound: i32 },
+/// The most plies below the root a solve splits (`PLY_KALAH_SPLIT_PLIES`): paths
+/// have room for this many moves.
+const SPLIT_PLIES: usize = crate::settings::MAX_SPLIT_PLIES;
+
+/// The plies split by default: on this project's 2-core machine 2 ranks solved
+/// Kalah(6,4) fastest so (docs/mpi.md); deeper splits make the largest item
+/// smaller, for runs with more ranks than first moves.
+pub(super) const DEFAULT_SPLIT_PLIES: usize = 2;
+
+/// A position below the root: the moves (generation order, `0..pits`) that lead to
+/// it, at most [`SPLIT_PLIES`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Path {
+    moves: [u8; SPLIT_PLIES],
+    len: usize,
 }
 
-/// How items are numbered: for each first move, for each reply slot (one per pit),
-/// the exact item, then one item per bound `-span..=span`.
+impl Path {
+    fn first(mv: usize) -> Self {
+        let mut moves = [0; SPLIT_PLIES];
+        moves[0] = mv as u8;
+        Path { moves, len: 1 }
+    }
+
+    fn child(&self, reply: usize) -> Option<Self> {
+        if self.len >= SPLIT_PLIES {
+            return None;
+        }
+        let mut c = *self;
+        c.moves[c.len] = reply as u8;
+        c.len += 1;
+        Some(c)
+    }
+
+    fn moves(&self) -> &[u8] {
+        &self.moves[..self.len]
+    }
+}
+
+/// What an item asks about the position at a path: its value for the mover before
+/// it (the value of the path's last move).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Item {
+    /// The exact value.
+    Exact(Path),
+    /// The exact value if it is above the bound, else a bound at most the bound.
+    Above(Path, i32),
+}
+
+/// How items are numbered: a path's moves as digits `1..=pits` in base `pits + 1`
+/// (0: no move), and for each path the exact item, then one item per bound
+/// `-span..=span`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Layout {
-    moves: usize,
     pits: usize,
     /// The largest margin of the board: every seed.
     span: i32,
+    /// Plies split (at most [`SPLIT_PLIES`]): below this a position is solved whole.
+    depth: usize,
 }
 
 impl Layout {
-    fn per_reply(&self) -> usize {
+    fn per_path(&self) -> usize {
         1 + (2 * self.span as usize + 1)
     }
 
+    fn paths(&self) -> usize {
+        (self.pits + 1).pow(SPLIT_PLIES as u32)
+    }
+
     fn items(&self) -> usize {
-        self.moves * self.pits * self.per_reply()
+        self.paths() * self.per_path()
+    }
+
+    fn code(&self, path: &Path) -> usize {
+        path.moves()
+            .iter()
+            .rev()
+            .fold(0, |c, &m| c * (self.pits + 1) + usize::from(m) + 1)
     }
 
     fn index(&self, item: Item) -> usize {
-        let (mv, reply, k) = match item {
-            Item::Exact { mv, reply } => (mv, reply, 0),
-            Item::Above { mv, reply, bound } => (
-                mv,
-                reply,
+        let (path, k) = match item {
+            Item::Exact(p) => (p, 0),
+            Item::Above(p, bound) => (
+                p,
                 1 + (bound.clamp(-self.span, self.span) + self.span) as usize,
             ),
         };
-        (mv * self.pits + reply) * self.per_reply() + k
+        self.code(&path) * self.per_path() + k
     }
 
     fn item(&self, index: usize) -> Option<Item> {
         if index >= self.items() {
             return None;
         }
-        let k = index % self.per_reply();
-        let slot = index / self.per_reply();
-        let (mv, reply) = (slot / self.pits, slot % self.pits);
-        Some(if k == 0 {
-            Item::Exact { mv, reply }
-        } else {
-            Item::Above {
-                mv,
-                reply,
-                bound: k as i32 - 1 - self.span,
+        let k = index % self.per_path();
+        let mut code = index / self.per_path();
+        let mut path = Path {
+            moves: [0; SPLIT_PLIES],
+            len: 0,
+        };
+        while code > 0 {
+            let digit = code % (self.pits + 1);
+            if digit == 0 {
+                return None;
             }
+            path.moves[path.len] = (digit - 1) as u8;
+            path.len += 1;
+            code /= self.pits + 1;
+        }
+        if path.len == 0 {
+            return None;
+        }
+        Some(if k == 0 {
+            Item::Exact(path)
+        } else {
+            Item::Above(path, k as i32 - 1 - self.span)
         })
     }
 }
 
-/// A first move: its name, the position after it, and that position's replies.
-struct Branch {
-    name: String,
-    child: Kalah,
-    replies: Vec<(String, Kalah)>,
-}
-
-/// Where a first move stands, from the results so far.
+/// Where a position stands, from the results so far.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Standing {
-    /// The value of the position after it, for that position's mover.
+    /// Its value for the mover before it.
     Settled(i32),
     /// The items it needs next.
     Needs(Vec<Item>),
 }
 
-/// The first moves' replies as items.
+/// The first moves, split along their most promising replies, as items.
 struct Replies<'a> {
     root: &'a Kalah,
-    branches: Vec<Branch>,
     layout: Layout,
     memory: &'a Memory,
     env: &'a crate::settings::Environment,
     start: std::time::Instant,
-    /// Each first move's reply to solve first (rank 0 only, when first needed).
-    eldest: std::sync::OnceLock<Vec<usize>>,
+    /// Each split position's reply to settle first (rank 0 only, when first needed).
+    eldest: Mutex<std::collections::HashMap<Path, usize>>,
     /// The results as they arrive on rank 0, and which first moves were reported.
     seen: Mutex<(Vec<Option<ReplyBounds>>, Vec<bool>)>,
 }
 
 impl<'a> Replies<'a> {
     fn new(root: &'a Kalah, memory: &'a Memory, env: &'a crate::settings::Environment) -> Self {
-        let branches: Vec<Branch> = root
-            .legal_moves()
-            .iter()
-            .map(|&m| {
-                let child = root.play_unchecked(m);
-                let replies = child
-                    .legal_moves()
-                    .iter()
-                    .map(|&r| (child.display_move(r).to_string(), child.play_unchecked(r)))
-                    .collect();
-                Branch {
-                    name: root.display_move(m).to_string(),
-                    child,
-                    replies,
-                }
-            })
-            .collect();
+        Self::split(
+            root,
+            memory,
+            env,
+            env.split_plies.unwrap_or(DEFAULT_SPLIT_PLIES),
+        )
+    }
+
+    /// [`Replies::new`] splitting `depth` plies (`1..=SPLIT_PLIES`).
+    fn split(
+        root: &'a Kalah,
+        memory: &'a Memory,
+        env: &'a crate::settings::Environment,
+        depth: usize,
+    ) -> Self {
         let span =
             (root.seeds_in_play() + root.store(Player::First) + root.store(Player::Second)) as i32;
         let layout = Layout {
-            moves: branches.len(),
             pits: usize::from(root.rules().pits),
             span,
+            depth: depth.clamp(1, SPLIT_PLIES),
         };
         Replies {
             root,
-            branches,
             layout,
             memory,
             env,
             start: std::time::Instant::now(),
-            eldest: std::sync::OnceLock::new(),
-            seen: Mutex::new((vec![None; layout.items()], vec![false; layout.moves])),
+            eldest: Mutex::new(std::collections::HashMap::new()),
+            seen: Mutex::new((
+                vec![None; layout.items()],
+                vec![false; root.legal_moves().len()],
+            )),
         }
+    }
+
+    fn first_moves(&self) -> usize {
+        self.root.legal_moves().len()
+    }
+
+    /// The position at `path` and the one before it, if the path is legal.
+    fn position(&self, path: &Path) -> Option<(Kalah, Kalah)> {
+        let mut before = *self.root;
+        let mut at = *self.root;
+        for &m in path.moves() {
+            let moves = at.legal_moves();
+            let &mv = moves.get(usize::from(m))?;
+            before = at;
+            at = at.play_unchecked(mv);
+        }
+        Some((before, at))
+    }
+
+    /// The moves of `path` as the board shows them: `1 3 5`.
+    fn name(&self, path: &Path) -> String {
+        let mut at = *self.root;
+        let mut names = Vec::new();
+        for &m in path.moves() {
+            let moves = at.legal_moves();
+            let Some(&mv) = moves.get(usize::from(m)) else {
+                names.push("?".to_string());
+                break;
+            };
+            names.push(at.display_move(mv).to_string());
+            at = at.play_unchecked(mv);
+        }
+        names.join(" ")
     }
 
     /// Plies of a first guess for `game`.
@@ -213,111 +305,130 @@ impl<'a> Replies<'a> {
             .unwrap_or_else(|| guess_depth(game.seeds_in_play()))
     }
 
-    /// Each first move's most promising reply for the mover after it, by a shallow
-    /// estimate of every reply.
-    fn eldest(&self) -> Result<Vec<usize>, String> {
-        let mut solver = self.memory.solver(self.root)?;
-        self.branches
-            .iter()
-            .map(|b| {
-                let mover = b.child.side_to_move();
-                let mut best = (i32::MIN, 0);
-                for (r, (_, g)) in b.replies.iter().enumerate() {
-                    let e = solver
-                        .estimate(g, self.guess_plies(g), 0, &mut Quiet)
-                        .map_err(|e| e.to_string())?;
-                    let v = for_player(g, mover, e);
-                    if v > best.0 {
-                        best = (v, r);
-                    }
+    /// The reply of the position `at` to settle first: the best for its mover by a
+    /// shallow estimate of every reply (the first reply if the estimates fail).
+    fn eldest_of(&self, path: &Path, at: &Kalah) -> usize {
+        let mut known = self.eldest.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(&e) = known.get(path) {
+            return e;
+        }
+        let mover = at.side_to_move();
+        let mut best = (i32::MIN, 0);
+        if let Ok(mut solver) = self.memory.solver(self.root) {
+            for (r, &mv) in at.legal_moves().iter().enumerate() {
+                let g = at.play_unchecked(mv);
+                let Ok(e) = solver.estimate(&g, self.guess_plies(&g), 0, &mut Quiet) else {
+                    break;
+                };
+                let v = for_player(&g, mover, e);
+                if v > best.0 {
+                    best = (v, r);
                 }
-                Ok(best.1)
-            })
-            .collect()
+            }
+        }
+        known.insert(*path, best.1);
+        best.1
     }
 
-    /// Where first move `mv` stands given `results`.
-    fn standing(&self, mv: usize, results: &[Option<ReplyBounds>], eldest: usize) -> Standing {
-        let b = &self.branches[mv];
-        if b.replies.is_empty() {
-            // The move ends the game.
-            return Standing::Settled(b.child.store_difference());
-        }
+    /// Where the position at `path` stands given `results`: its value for the mover
+    /// before it, or the items it needs next. A position above the split depth
+    /// settles its most promising reply first (split in turn), then tests the
+    /// others against the best value known.
+    fn standing(&self, path: &Path, results: &[Option<ReplyBounds>]) -> Standing {
+        let Some((before, at)) = self.position(path) else {
+            return Standing::Needs(Vec::new());
+        };
+        let parent_mover = before.side_to_move();
         let span = self.layout.span;
-        // Per reply: its exact value if known, and its best upper bound.
-        let mut exact = vec![None; b.replies.len()];
-        let mut upper = vec![span; b.replies.len()];
-        for (reply, (e, u)) in exact.iter_mut().zip(upper.iter_mut()).enumerate() {
-            let items = std::iter::once(Item::Exact { mv, reply })
-                .chain((-span..=span).map(|bound| Item::Above { mv, reply, bound }));
+        // This position's own items first: an exact value settles it.
+        let own = std::iter::once(Item::Exact(*path))
+            .chain((-span..=span).map(|b| Item::Above(*path, b)));
+        for item in own {
+            if let Some(r) = &results[self.layout.index(item)] {
+                if r.lo == r.hi {
+                    return Standing::Settled(r.lo);
+                }
+            }
+        }
+        let replies = at.legal_moves().len();
+        if replies == 0 {
+            return Standing::Settled(for_player(&at, parent_mover, at.store_difference()));
+        }
+        if path.len >= self.layout.depth {
+            return Standing::Needs(vec![Item::Exact(*path)]);
+        }
+        // Split: every reply's exact value for this position's mover if known, and
+        // its best upper bound.
+        let mut exact = vec![None; replies];
+        let mut upper = vec![span; replies];
+        for r in 0..replies {
+            let Some(c) = path.child(r) else { continue };
+            let items =
+                std::iter::once(Item::Exact(c)).chain((-span..=span).map(|b| Item::Above(c, b)));
             for item in items {
-                if let Some(r) = &results[self.layout.index(item)] {
-                    *u = (*u).min(r.hi);
-                    if r.lo == r.hi {
-                        *e = Some(r.lo);
+                if let Some(x) = &results[self.layout.index(item)] {
+                    upper[r] = upper[r].min(x.hi);
+                    if x.lo == x.hi {
+                        exact[r] = Some(x.lo);
                     }
                 }
             }
         }
+        // The most promising reply, settled through its own replies.
+        let first = self.eldest_of(path, &at);
+        let mut first_needs = Vec::new();
+        if exact[first].is_none() {
+            let c = path.child(first).expect("a split position has children");
+            match self.standing(&c, results) {
+                Standing::Settled(v) => exact[first] = Some(v),
+                Standing::Needs(items) => first_needs = items,
+            }
+        }
         let Some(best) = exact.iter().flatten().copied().max() else {
-            return Standing::Needs(vec![Item::Exact { mv, reply: eldest }]);
+            return Standing::Needs(first_needs);
         };
-        let open: Vec<Item> = (0..b.replies.len())
-            .filter(|&r| exact[r].is_none() && upper[r] > best)
-            .map(|reply| Item::Above {
-                mv,
-                reply,
-                bound: best,
-            })
+        let mut open: Vec<Item> = (0..replies)
+            .filter(|&r| r != first && exact[r].is_none() && upper[r] > best)
+            .filter_map(|r| Some(Item::Above(path.child(r)?, best)))
             .collect();
+        if exact[first].is_none() && upper[first] > best {
+            open.extend(first_needs);
+        }
         if open.is_empty() {
-            Standing::Settled(best)
+            Standing::Settled(for_player(&at, parent_mover, best))
         } else {
             Standing::Needs(open)
         }
     }
 
-    /// The value of first move `mv` for the root's side to move, once settled.
-    fn value_for_root(&self, mv: usize, child_value: i32) -> i32 {
-        for_player(
-            &self.branches[mv].child,
-            self.root.side_to_move(),
-            child_value,
-        )
-    }
-
-    /// The progress line of first move `mv`, settled at `child_value`.
-    fn settled_line(&self, mv: usize, child_value: i32) {
+    /// The progress line of first move `mv`, settled at `value`.
+    fn settled_line(&self, mv: usize, value: i32) {
         crate::errln!(
             "{:>7.1} s pit {}: value {}",
             self.start.elapsed().as_secs_f64(),
-            self.branches[mv].name,
-            self.value_for_root(mv, child_value)
+            self.name(&Path::first(mv)),
+            value
         );
     }
 
     /// Solves the item on this thread.
     fn compute(&self, item: Item) -> Result<ReplyBounds, String> {
-        let (mv, reply) = match item {
-            Item::Exact { mv, reply } | Item::Above { mv, reply, .. } => (mv, reply),
+        let path = match item {
+            Item::Exact(p) | Item::Above(p, _) => p,
         };
-        let b = self
-            .branches
-            .get(mv)
-            .ok_or_else(|| format!("no first move {}", mv))?;
-        let (_, g) = b
-            .replies
-            .get(reply)
-            .ok_or_else(|| format!("first move {} has no reply {}", b.name, reply))?;
-        let mover = b.child.side_to_move();
+        let (before, g) = self
+            .position(&path)
+            .ok_or_else(|| format!("no position at {:?}", path.moves()))?;
+        let mover = before.side_to_move();
         if g.legal_moves().is_empty() {
-            let v = for_player(g, mover, g.store_difference());
+            let v = for_player(&g, mover, g.store_difference());
             return Ok(ReplyBounds {
                 lo: v,
                 hi: v,
                 nodes: 0,
             });
         }
+        let g = &g;
         let span = self.layout.span;
         let mut solver = self.memory.solver(self.root)?;
         let stopped = |e: ply_core::games::kalah::solver::Interrupted| e.to_string();
@@ -328,14 +439,14 @@ impl<'a> Replies<'a> {
                 .map_err(stopped)
         };
         let (lo, hi) = match item {
-            Item::Exact { .. } => {
+            Item::Exact(_) => {
                 let mut guesser = self.memory.solver(self.root)?;
                 let guess = guesser
                     .estimate(g, self.guess_plies(g), 0, &mut Quiet)
                     .map_err(stopped)?;
                 exact(-span, span, guess)?
             }
-            Item::Above { bound, .. } => {
+            Item::Above(_, bound) => {
                 // "Worth more than `bound` to the mover before `g`", as a test of
                 // `g`'s own mover: "at least bound + 1", or, for the other side,
                 // "less than -bound" (not "at least -bound").
@@ -379,8 +490,10 @@ impl Job for Replies<'_> {
 
     fn fingerprint(&self) -> String {
         format!(
-            "{}; each first move's replies tested against its best reply's value",
-            checkpoint::fingerprint(self.root, u64::MAX)
+            "{}; split {} plies down along each position's most promising reply, the \
+             other replies tested against its value",
+            checkpoint::fingerprint(self.root, u64::MAX),
+            self.layout.depth
         )
     }
 
@@ -402,29 +515,18 @@ impl Job for Replies<'_> {
     }
 
     fn needed(&self, results: &[Option<ReplyBounds>]) -> Option<Vec<usize>> {
-        let eldest = match self.eldest.get() {
-            Some(e) => e,
-            None => {
-                // The first call, on rank 0: the moves that end the game are settled
-                // with no item.
-                let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
-                for (mv, b) in self.branches.iter().enumerate() {
-                    if b.replies.is_empty() && !seen.1[mv] {
-                        seen.1[mv] = true;
-                        self.settled_line(mv, b.child.store_difference());
-                    }
-                }
-                // Without estimates, the first reply of each move goes first.
-                let e = self
-                    .eldest()
-                    .unwrap_or_else(|_| vec![0; self.branches.len()]);
-                self.eldest.get_or_init(|| e)
-            }
-        };
+        let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
         let mut items = Vec::new();
-        for (mv, &first) in eldest.iter().enumerate() {
-            if let Standing::Needs(v) = self.standing(mv, results, first) {
-                items.extend(v.into_iter().map(|i| self.layout.index(i)));
+        for mv in 0..self.first_moves() {
+            match self.standing(&Path::first(mv), results) {
+                Standing::Needs(v) => items.extend(v.into_iter().map(|i| self.layout.index(i))),
+                // A move settled with no item of its own (one that ends the game,
+                // or whose only reply does) gets its line here.
+                Standing::Settled(v) if !seen.1[mv] => {
+                    seen.1[mv] = true;
+                    self.settled_line(mv, v);
+                }
+                Standing::Settled(_) => {}
             }
         }
         Some(items)
@@ -439,28 +541,34 @@ impl Job for Replies<'_> {
         let Some(item) = self.layout.item(index) else {
             return;
         };
-        let (mv, reply) = match item {
-            Item::Exact { mv, reply } | Item::Above { mv, reply, .. } => (mv, reply),
+        let path = match item {
+            Item::Exact(p) | Item::Above(p, _) => p,
         };
-        let t = self.start.elapsed().as_secs_f64();
-        let b = &self.branches[mv];
         let found = if output.lo == output.hi {
             format!("value {}", output.lo)
         } else {
             format!("at most {}", output.hi)
         };
+        let rest = self
+            .name(&path)
+            .split_once(' ')
+            .map_or("whole".to_string(), |(_, rest)| {
+                format!("reply pit {}", rest)
+            });
         crate::errln!(
-            "{:>7.1} s pit {}, reply pit {}: {} ({} nodes)",
-            t,
-            b.name,
-            b.replies.get(reply).map_or("?", |r| r.0.as_str()),
+            "{:>7.1} s pit {}, {}: {} ({} nodes)",
+            self.start.elapsed().as_secs_f64(),
+            self.name(&Path::first(usize::from(path.moves[0]))),
+            rest,
             found,
             output.nodes
         );
         let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
         seen.0[index] = Some(*output);
-        let eldest = self.eldest.get().map_or(0, |e| e[mv]);
-        if let (false, Standing::Settled(v)) = (seen.1[mv], self.standing(mv, &seen.0, eldest)) {
+        let mv = usize::from(path.moves[0]);
+        if let (false, Standing::Settled(v)) =
+            (seen.1[mv], self.standing(&Path::first(mv), &seen.0))
+        {
             seen.1[mv] = true;
             self.settled_line(mv, v);
         }
@@ -514,17 +622,14 @@ pub(super) fn solve(
 /// The root's value and every first move's, from the items' results.
 fn assemble(job: &Replies<'_>, results: &[Option<ReplyBounds>]) -> Result<Solved, String> {
     let legal = job.root.legal_moves();
-    let mut moves = Vec::with_capacity(job.branches.len());
+    let mut moves = Vec::with_capacity(legal.len());
     for (mv, &pit) in legal.iter().enumerate() {
-        match job.standing(mv, results, 0) {
-            Standing::Settled(v) => {
-                let v = job.value_for_root(mv, v);
-                moves.push((pit, (v, v)));
-            }
+        match job.standing(&Path::first(mv), results) {
+            Standing::Settled(v) => moves.push((pit, (v, v))),
             Standing::Needs(_) => {
                 return Err(format!(
                     "pit {} is not settled by the items' results",
-                    job.branches[mv].name
+                    job.name(&Path::first(mv))
                 ))
             }
         }
@@ -582,27 +687,26 @@ mod tests {
     #[test]
     fn every_item_has_one_number() {
         let l = Layout {
-            moves: 3,
-            pits: 4,
+            pits: 3,
             span: 5,
+            depth: 2,
         };
-        assert_eq!(l.items(), 3 * 4 * 12);
+        assert_eq!(l.items(), 4usize.pow(SPLIT_PLIES as u32) * 12);
+        let mut seen = 0;
         for i in 0..l.items() {
-            let item = l.item(i).unwrap();
-            assert_eq!(l.index(item), i, "{:?}", item);
+            if let Some(item) = l.item(i) {
+                assert_eq!(l.index(item), i, "{:?}", item);
+                seen += 1;
+            }
         }
+        // Every path of 1 to SPLIT_PLIES moves, each with its 12 items.
+        let paths: usize = (1..=SPLIT_PLIES as u32).map(|k| 3usize.pow(k)).sum();
+        assert_eq!(seen, paths * 12);
         assert_eq!(l.item(l.items()), None);
+        let p = Path::first(2).child(0).unwrap();
         assert_eq!(
-            l.item(l.index(Item::Above {
-                mv: 2,
-                reply: 3,
-                bound: -5
-            })),
-            Some(Item::Above {
-                mv: 2,
-                reply: 3,
-                bound: -5
-            })
+            l.item(l.index(Item::Above(p, -5))),
+            Some(Item::Above(p, -5))
         );
     }
 
@@ -611,62 +715,59 @@ mod tests {
         let game = Kalah::new(KalahRules::new(4, 3).unwrap());
         let mem = memory(1);
         let env = crate::settings::Environment::default();
-        let job = Replies::new(&game, &mem, &env);
+        let job = Replies::split(&game, &mem, &env, 2);
+        let root = Path::first(0);
+        // The reply to settle first: reply 1.
+        job.eldest.lock().unwrap().insert(root, 1);
         let mut results = vec![None; job.items()];
-        let replies = job.branches[0].replies.len();
+        let (_, at) = job.position(&root).unwrap();
+        let replies = at.legal_moves().len();
         assert!(replies >= 3);
+        let c = |r: usize| root.child(r).unwrap();
         // Nothing known: the eldest reply, exactly.
-        let first = Item::Exact { mv: 0, reply: 1 };
-        assert_eq!(job.standing(0, &results, 1), Standing::Needs(vec![first]));
+        assert_eq!(
+            job.standing(&root, &results),
+            Standing::Needs(vec![Item::Exact(c(1))])
+        );
         // Reply 1 is worth 2: every other reply is tested against 2.
-        results[job.layout.index(first)] = Some(ReplyBounds {
+        results[job.layout.index(Item::Exact(c(1)))] = Some(ReplyBounds {
             lo: 2,
             hi: 2,
             nodes: 10,
         });
-        let above = |reply, bound| Item::Above {
-            mv: 0,
-            reply,
-            bound,
-        };
         let others: Vec<usize> = (0..replies).filter(|&r| r != 1).collect();
         assert_eq!(
-            job.standing(0, &results, 1),
-            Standing::Needs(others.iter().map(|&r| above(r, 2)).collect())
+            job.standing(&root, &results),
+            Standing::Needs(others.iter().map(|&r| Item::Above(c(r), 2)).collect())
         );
         // Reply 0 is at most 2; the next is worth 6: the ones still open are tested
         // against 6.
-        results[job.layout.index(above(0, 2))] = Some(ReplyBounds {
-            lo: -36,
-            hi: 0,
-            nodes: 1,
-        });
-        results[job.layout.index(above(others[1], 2))] = Some(ReplyBounds {
-            lo: 6,
-            hi: 6,
-            nodes: 1,
-        });
-        let open: Vec<Item> = others[2..].iter().map(|&r| above(r, 6)).collect();
-        assert_eq!(job.standing(0, &results, 1), Standing::Needs(open.clone()));
+        let set = |results: &mut Vec<Option<ReplyBounds>>, item, lo, hi| {
+            results[job.layout.index(item)] = Some(ReplyBounds { lo, hi, nodes: 1 });
+        };
+        set(&mut results, Item::Above(c(others[0]), 2), -36, 0);
+        set(&mut results, Item::Above(c(others[1]), 2), 6, 6);
+        let open: Vec<Item> = others[2..].iter().map(|&r| Item::Above(c(r), 6)).collect();
+        assert_eq!(job.standing(&root, &results), Standing::Needs(open.clone()));
         // A test against the old bound that finds "at most 2" settles its reply too.
-        for (k, item) in open.iter().enumerate() {
-            let Item::Above { reply, .. } = *item else {
-                unreachable!()
-            };
-            let (at, hi) = if k == 0 {
-                (above(reply, 2), 2)
+        for (k, &r) in others[2..].iter().enumerate() {
+            if k == 0 {
+                set(&mut results, Item::Above(c(r), 2), -36, 2);
             } else {
-                (*item, 6)
-            };
-            results[job.layout.index(at)] = Some(ReplyBounds {
-                lo: -36,
-                hi,
-                nodes: 1,
-            });
+                set(&mut results, Item::Above(c(r), 6), -36, 6);
+            }
         }
-        assert_eq!(job.standing(0, &results, 1), Standing::Settled(6));
-        // For the root's mover after a move that passes the turn: -6.
-        assert_eq!(job.value_for_root(0, 6), -6);
+        // Settled at 6 for the opponent, who moves after pit 1: -6 for the root.
+        assert_eq!(job.standing(&root, &results), Standing::Settled(-6));
+        // Split one ply deeper, the eldest reply is settled through its own replies.
+        let deeper = Replies::split(&game, &mem, &env, 3);
+        deeper.eldest.lock().unwrap().insert(root, 1);
+        deeper.eldest.lock().unwrap().insert(c(1), 0);
+        let none = vec![None; deeper.items()];
+        assert_eq!(
+            deeper.standing(&root, &none),
+            Standing::Needs(vec![Item::Exact(c(1).child(0).unwrap())])
+        );
     }
 
     #[test]
@@ -674,10 +775,10 @@ mod tests {
         for (pits, seeds, ec) in [(4u8, 3u8, false), (3, 3, true), (6, 2, false), (6, 2, true)] {
             let rules = KalahRules::new(pits, seeds).unwrap().with_empty_capture(ec);
             let game = Kalah::new(rules);
-            for threads in [1, 2] {
+            for (threads, depth) in [(1, 1), (1, 2), (2, 3), (1, 4)] {
                 let mem = memory(threads);
                 let env = crate::settings::Environment::default();
-                let job = Replies::new(&game, &mem, &env);
+                let job = Replies::split(&game, &mem, &env, depth);
                 let results = run_local(&job, &Options::default()).unwrap();
                 let solved = assemble(&job, &results).unwrap();
                 // Each move solved alone by a plain solver.
@@ -692,15 +793,26 @@ mod tests {
                     } else {
                         for_player(&child, me, s.solve(&child, &mut Quiet).unwrap())
                     };
-                    assert_eq!(solved.moves[k], (m, (want, want)), "{:?} move {}", rules, k);
+                    assert_eq!(
+                        solved.moves[k],
+                        (m, (want, want)),
+                        "{:?} move {} depth {}",
+                        rules,
+                        k,
+                        depth
+                    );
                 }
                 assert_eq!(
                     solved.value,
                     solved.moves.iter().map(|m| m.1 .0).max().unwrap()
                 );
                 assert!(solved.nodes > 0);
-                // Only some of the items were needed.
-                assert!(results.iter().flatten().count() < results.len() / 4);
+                let computed = results.iter().flatten().count();
+                if depth == 1 {
+                    assert_eq!(computed, game.legal_moves().len(), "each first move whole");
+                } else {
+                    assert!(computed > game.legal_moves().len());
+                }
             }
         }
     }

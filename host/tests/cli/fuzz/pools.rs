@@ -245,4 +245,5 @@ pub(super) const ENV_NUMBERS: &[&str] = &[
     "PLY_GUESS_DEPTH",
     "PLY_KALAH_MOVE_NODES",
     "PLY_RANK_TIMEOUT",
+    "PLY_KALAH_SPLIT_PLIES",
 ];

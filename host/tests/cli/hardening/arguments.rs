@@ -15,6 +15,8 @@ fn case_06_numbers_out_of_range_are_refused_not_wrapped() {
         ("PLY_KALAH_TABLE_SEEDS", "4294967296"),
         ("PLY_HASH_MB", "0"),
         ("PLY_THREADS", "0"),
+        ("PLY_KALAH_SPLIT_PLIES", "0"),
+        ("PLY_KALAH_SPLIT_PLIES", "5"),
     ] {
         let started = Instant::now();
         let o = ply_with(
