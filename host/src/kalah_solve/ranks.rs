@@ -544,10 +544,14 @@ impl Job for Replies<'_> {
         let path = match item {
             Item::Exact(p) | Item::Above(p, _) => p,
         };
+        let tested = match item {
+            Item::Exact(_) => String::new(),
+            Item::Above(_, b) => format!("against {}, ", b),
+        };
         let found = if output.lo == output.hi {
-            format!("value {}", output.lo)
+            format!("{}value {}", tested, output.lo)
         } else {
-            format!("at most {}", output.hi)
+            format!("{}at most {}", tested, output.hi)
         };
         let rest = self
             .name(&path)
