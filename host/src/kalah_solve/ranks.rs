@@ -149,8 +149,9 @@ impl Layout {
         1 + (2 * self.span as usize + 1)
     }
 
+    /// Path codes: up to `depth` moves (deeper paths have no items).
     fn paths(&self) -> usize {
-        (self.pits + 1).pow(SPLIT_PLIES as u32)
+        (self.pits + 1).pow(self.depth as u32)
     }
 
     fn items(&self) -> usize {
@@ -695,7 +696,7 @@ mod tests {
             span: 5,
             depth: 2,
         };
-        assert_eq!(l.items(), 4usize.pow(SPLIT_PLIES as u32) * 12);
+        assert_eq!(l.items(), 4usize.pow(2) * 12);
         let mut seen = 0;
         for i in 0..l.items() {
             if let Some(item) = l.item(i) {
@@ -703,8 +704,8 @@ mod tests {
                 seen += 1;
             }
         }
-        // Every path of 1 to SPLIT_PLIES moves, each with its 12 items.
-        let paths: usize = (1..=SPLIT_PLIES as u32).map(|k| 3usize.pow(k)).sum();
+        // Every path of 1 or 2 moves, each with its 12 items.
+        let paths: usize = (1..=2).map(|k| 3usize.pow(k)).sum();
         assert_eq!(seen, paths * 12);
         assert_eq!(l.item(l.items()), None);
         let p = Path::first(2).child(0).unwrap();
