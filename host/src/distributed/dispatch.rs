@@ -67,47 +67,35 @@ impl Dispatcher {
     /// A run of `items` items over `ranks` ranks, where the items in `finished` are
     /// done already (read from a checkpoint).
     pub fn new(items: usize, finished: impl Fn(usize) -> bool, ranks: usize) -> Self {
-        let place: Vec<Place> = (0..items)
-            .map(|i| {
-                if finished(i) {
-                    Place::Done
-                } else {
-                    Place::Waiting
-                }
-            })
+        let mut d = Self::book_of(items, finished, ranks, Place::Waiting);
+        let ranks = d.ranks.len();
+        let left: Vec<usize> = (0..items)
+            .filter(|&i| d.place[i] == Place::Waiting)
             .collect();
-        let ranks = ranks.max(1);
-        let left: Vec<usize> = (0..items).filter(|&i| place[i] == Place::Waiting).collect();
         // Runs as equal as can be, the longer ones first.
-        let mut waiting = Vec::with_capacity(ranks);
         let mut from = 0;
-        for r in 0..ranks {
+        for (r, run) in d.waiting.iter_mut().enumerate() {
             let len = left.len() / ranks + usize::from(r < left.len() % ranks);
-            waiting.push(left[from..from + len].iter().copied().collect());
+            run.extend(left[from..from + len].iter().copied());
             from += len;
         }
-        let done = place.iter().filter(|&&p| p == Place::Done).count();
-        Dispatcher {
-            open: left.len(),
-            place,
-            waiting,
-            done,
-            gated: false,
-            ranks: vec![RankBook::default(); ranks],
-        }
+        d.open = left.len();
+        d
     }
 
     /// A run of `items` items over `ranks` ranks of which none is needed yet (the
     /// items in `finished` are done already): [`Dispatcher::need`] adds them.
     pub fn gated(items: usize, finished: impl Fn(usize) -> bool, ranks: usize) -> Self {
+        let mut d = Self::book_of(items, finished, ranks, Place::Unneeded);
+        d.gated = true;
+        d
+    }
+
+    /// The book of `items` items, those in `finished` done, the others in `rest`,
+    /// none waiting in a run yet.
+    fn book_of(items: usize, finished: impl Fn(usize) -> bool, ranks: usize, rest: Place) -> Self {
         let place: Vec<Place> = (0..items)
-            .map(|i| {
-                if finished(i) {
-                    Place::Done
-                } else {
-                    Place::Unneeded
-                }
-            })
+            .map(|i| if finished(i) { Place::Done } else { rest })
             .collect();
         let done = place.iter().filter(|&&p| p == Place::Done).count();
         Dispatcher {
@@ -115,7 +103,7 @@ impl Dispatcher {
             waiting: vec![VecDeque::new(); ranks.max(1)],
             done,
             open: 0,
-            gated: true,
+            gated: false,
             ranks: vec![RankBook::default(); ranks.max(1)],
         }
     }

@@ -6,7 +6,8 @@
 //!
 //! Every first move's exact value is needed. A position's exact value, for the
 //! mover before it, is settled from its replies (valued for its own mover):
-//! 1. its most promising reply by a shallow estimate is settled first, split the
+//! 1. its most promising reply by a shallow estimate (at most 12 plies, on rank 0)
+//!    is settled first, split the
 //!    same way in turn while it is fewer than `PLY_KALAH_SPLIT_PLIES` plies below
 //!    the root (default [`DEFAULT_SPLIT_PLIES`]), else solved whole as one item
 //!    ([`Item::Exact`]): the position is worth at least its value `b`;
@@ -86,6 +87,9 @@ impl Record for ReplyBounds {
 /// The most plies below the root a solve splits (`PLY_KALAH_SPLIT_PLIES`): paths
 /// have room for this many moves.
 const SPLIT_PLIES: usize = crate::settings::MAX_SPLIT_PLIES;
+
+/// The deepest estimate that picks a split position's most promising reply.
+const ELDEST_PLIES: u32 = 12;
 
 /// The plies split by default: on this project's 2-core machine 2 ranks solved
 /// Kalah(6,4) fastest so (docs/mpi.md); deeper splits make the largest item
@@ -318,7 +322,11 @@ impl<'a> Replies<'a> {
         if let Ok(mut solver) = self.memory.solver(self.root) {
             for (r, &mv) in at.legal_moves().iter().enumerate() {
                 let g = at.play_unchecked(mv);
-                let Ok(e) = solver.estimate(&g, self.guess_plies(&g), 0, &mut Quiet) else {
+                // Rank 0 estimates on the thread that answers the ranks: a
+                // shallow order is enough to pick a reply, and a deep one would
+                // keep the ranks waiting (a big board's first guesses go 20 plies).
+                let plies = self.guess_plies(&g).min(ELDEST_PLIES);
+                let Ok(e) = solver.estimate(&g, plies, 0, &mut Quiet) else {
                     break;
                 };
                 let v = for_player(&g, mover, e);
