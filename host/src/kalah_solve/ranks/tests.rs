@@ -1,0 +1,175 @@
+//! The tests of the Kalah solve on ranks.
+
+use super::*;
+use crate::distributed::coordinator::run_local;
+use crate::distributed::Record;
+use ply_core::games::kalah::solver::{EndgameTables, KalahSolver, SolverEntry};
+use ply_core::games::kalah::KalahRules;
+use std::sync::atomic::AtomicU64;
+
+/// Solver memory without endgame tables: a 1 MiB table, `threads` threads.
+fn memory(threads: usize) -> Memory {
+    Memory {
+        values: super::super::tables::TableMemory::Owned(Vec::new()),
+        seeds: 0,
+        words: (0..(1 << 17) + 8).map(|_| AtomicU64::new(0)).collect(),
+        threads,
+        note: String::new(),
+        table_secs: 0.0,
+    }
+}
+
+#[test]
+fn reply_bounds_round_trip_and_refuse_impossible_words() {
+    for v in [
+        ReplyBounds {
+            lo: -14,
+            hi: -14,
+            nodes: 303_579,
+        },
+        ReplyBounds {
+            lo: -255,
+            hi: 255,
+            nodes: 0,
+        },
+    ] {
+        assert_eq!(ReplyBounds::decode(&v.encode()), Some(v));
+    }
+    assert_eq!(ReplyBounds::decode(&[256, 256, 1]), None);
+    assert_eq!(ReplyBounds::decode(&[0, (-256i64) as u64, 1]), None);
+    assert_eq!(ReplyBounds::decode(&[2, 1, 1]), None, "lo above hi");
+    assert_eq!(ReplyBounds::decode(&[1, 1]), None);
+    assert_eq!(ReplyBounds::decode(&[1, 2, 3, 4]), None);
+}
+
+#[test]
+fn every_item_has_one_number() {
+    let l = Layout {
+        pits: 3,
+        span: 5,
+        depth: 2,
+    };
+    assert_eq!(l.items(), 4usize.pow(2) * 12);
+    let mut seen = 0;
+    for i in 0..l.items() {
+        if let Some(item) = l.item(i) {
+            assert_eq!(l.index(item), i, "{:?}", item);
+            seen += 1;
+        }
+    }
+    // Every path of 1 or 2 moves, each with its 12 items.
+    let paths: usize = (1..=2).map(|k| 3usize.pow(k)).sum();
+    assert_eq!(seen, paths * 12);
+    assert_eq!(l.item(l.items()), None);
+    let p = Path::first(2).child(0).unwrap();
+    assert_eq!(
+        l.item(l.index(Item::Above(p, -5))),
+        Some(Item::Above(p, -5))
+    );
+}
+
+#[test]
+fn replies_are_tested_against_the_best_exact_one_and_again_when_it_rises() {
+    let game = Kalah::new(KalahRules::new(4, 3).unwrap());
+    let mem = memory(1);
+    let env = crate::settings::Environment::default();
+    let job = Replies::split(&game, &mem, &env, 2);
+    let root = Path::first(0);
+    // The reply to settle first: reply 1.
+    job.eldest.lock().unwrap().insert(root, 1);
+    let mut results = vec![None; job.items()];
+    let (_, at) = job.position(&root).unwrap();
+    let replies = at.legal_moves().len();
+    assert!(replies >= 3);
+    let c = |r: usize| root.child(r).unwrap();
+    // Nothing known: the eldest reply, exactly.
+    assert_eq!(
+        job.standing(&root, &results),
+        Standing::Needs(vec![Item::Exact(c(1))])
+    );
+    // Reply 1 is worth 2: every other reply is tested against 2.
+    results[job.layout.index(Item::Exact(c(1)))] = Some(ReplyBounds {
+        lo: 2,
+        hi: 2,
+        nodes: 10,
+    });
+    let others: Vec<usize> = (0..replies).filter(|&r| r != 1).collect();
+    assert_eq!(
+        job.standing(&root, &results),
+        Standing::Needs(others.iter().map(|&r| Item::Above(c(r), 2)).collect())
+    );
+    // Reply 0 is at most 2; the next is worth 6: the ones still open are tested
+    // against 6.
+    let set = |results: &mut Vec<Option<ReplyBounds>>, item, lo, hi| {
+        results[job.layout.index(item)] = Some(ReplyBounds { lo, hi, nodes: 1 });
+    };
+    set(&mut results, Item::Above(c(others[0]), 2), -36, 0);
+    set(&mut results, Item::Above(c(others[1]), 2), 6, 6);
+    let open: Vec<Item> = others[2..].iter().map(|&r| Item::Above(c(r), 6)).collect();
+    assert_eq!(job.standing(&root, &results), Standing::Needs(open.clone()));
+    // A test against the old bound that finds "at most 2" settles its reply too.
+    for (k, &r) in others[2..].iter().enumerate() {
+        if k == 0 {
+            set(&mut results, Item::Above(c(r), 2), -36, 2);
+        } else {
+            set(&mut results, Item::Above(c(r), 6), -36, 6);
+        }
+    }
+    // Settled at 6 for the opponent, who moves after pit 1: -6 for the root.
+    assert_eq!(job.standing(&root, &results), Standing::Settled(-6));
+    // Split one ply deeper, the eldest reply is settled through its own replies.
+    let deeper = Replies::split(&game, &mem, &env, 3);
+    deeper.eldest.lock().unwrap().insert(root, 1);
+    deeper.eldest.lock().unwrap().insert(c(1), 0);
+    let none = vec![None; deeper.items()];
+    assert_eq!(
+        deeper.standing(&root, &none),
+        Standing::Needs(vec![Item::Exact(c(1).child(0).unwrap())])
+    );
+}
+
+#[test]
+fn the_replies_job_in_one_process_gives_every_moves_exact_value() {
+    for (pits, seeds, ec) in [(4u8, 3u8, false), (3, 3, true), (6, 2, false), (6, 2, true)] {
+        let rules = KalahRules::new(pits, seeds).unwrap().with_empty_capture(ec);
+        let game = Kalah::new(rules);
+        for (threads, depth) in [(1, 1), (1, 2), (2, 3), (1, 4)] {
+            let mem = memory(threads);
+            let env = crate::settings::Environment::default();
+            let job = Replies::split(&game, &mem, &env, depth);
+            let results = run_local(&job, &Options::default()).unwrap();
+            let solved = assemble(&job, &results).unwrap();
+            // Each move solved alone by a plain solver.
+            let mut tt = vec![SolverEntry::EMPTY; 1 << 12];
+            let mut s = KalahSolver::new(rules, &mut tt, EndgameTables::none(pits, ec)).unwrap();
+            let me = game.side_to_move();
+            for (k, &m) in game.legal_moves().iter().enumerate() {
+                let child = game.play_unchecked(m);
+                let want = if child.legal_moves().is_empty() {
+                    for_player(&child, me, child.store_difference())
+                } else {
+                    for_player(&child, me, s.solve(&child, &mut Quiet).unwrap())
+                };
+                assert_eq!(
+                    solved.moves[k],
+                    (m, (want, want)),
+                    "{:?} move {} depth {}",
+                    rules,
+                    k,
+                    depth
+                );
+            }
+            assert_eq!(
+                solved.value,
+                solved.moves.iter().map(|m| m.1 .0).max().unwrap()
+            );
+            assert!(solved.nodes > 0);
+            let computed = results.iter().flatten().count();
+            if depth == 1 {
+                assert_eq!(computed, game.legal_moves().len(), "each first move whole");
+            } else {
+                assert!(computed > game.legal_moves().len());
+            }
+        }
+    }
+}
