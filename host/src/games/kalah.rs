@@ -46,7 +46,7 @@ impl HostGame for Kalah {
     /// Sowings rarely transpose: 2–5% of the lookups hit (6×4, depths 12–16), and
     /// perft 12 took 1.6 s of CPU with the table against 1.2 s without.
     const PERFT_TABLE_BY_DEFAULT: bool = false;
-    /// Each first move is a work item (`kalah_solve/ranks.rs`).
+    /// A first move's replies are work items (`kalah_solve/ranks/`).
     const SOLVES_ON_RANKS: bool = true;
     type Eval = KalahEvalChoice;
 
