@@ -105,7 +105,7 @@ impl CheckpointWriter {
 
 /// The exact value of `game` for its side to move and of each of its moves, for
 /// [`crate::HostGame::solve`]; `progress` receives the progress lines.
-/// Under an MPI launcher the first moves are dealt out to the ranks (`ranks.rs`), and
+/// Under an MPI launcher a first move's replies are dealt out to the ranks (`ranks/`), and
 /// the ranks other than 0 get `None`.
 pub fn solve(
     game: &Kalah,
@@ -289,8 +289,8 @@ impl Memory {
         Ok(solver)
     }
 
-    /// A job over this memory with the settings `env` (its stop and save hooks,
-    /// and whether it solves the root only, are the caller's).
+    /// A job over this memory with the settings `env` (its stop and save hooks are
+    /// the caller's).
     fn job<'a>(
         &'a self,
         root: &'a Kalah,
@@ -298,7 +298,6 @@ impl Memory {
         proved: &'a Proved,
         save: &'a (dyn Fn() -> Result<(), String> + Sync),
         stopped_at_nodes: &'a AtomicBool,
-        root_only: bool,
     ) -> Result<scheduler::Job<'a>, String> {
         let (tables, table, config) = self.parts(root)?;
         Ok(scheduler::Job {
@@ -316,7 +315,6 @@ impl Memory {
             save,
             stop_nodes: env.stop_nodes,
             stopped_at_nodes,
-            root_only,
         })
     }
 }
@@ -333,7 +331,7 @@ fn solve_with(
     let t1 = Instant::now();
     let stopped_at_nodes = AtomicBool::new(false);
     let save = || writer.save();
-    let job = memory.job(game, env, proved, &save, &stopped_at_nodes, false)?;
+    let job = memory.job(game, env, proved, &save, &stopped_at_nodes)?;
     let solved = match job.run(progress) {
         Ok(s) => {
             writer.save()?;

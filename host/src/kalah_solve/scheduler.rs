@@ -73,17 +73,13 @@ pub(super) struct Job<'a> {
     pub(super) stop_nodes: Option<u64>,
     /// Set when the job stopped at `stop_nodes`.
     pub(super) stopped_at_nodes: &'a AtomicBool,
-    /// Solve the root alone (every solver on the root's passes), not its moves: a
-    /// first move dealt out to a rank of an MPI run (`ranks.rs`).
-    pub(super) root_only: bool,
 }
 
 /// What a job found, every value for the root's side to move.
 pub(super) struct Solved {
     /// The root's value.
     pub(super) value: i32,
-    /// Bounds on each legal move's value, in generation order (equal: exact); empty
-    /// for a job of the root only.
+    /// Bounds on each legal move's value, in generation order (equal: exact).
     pub(super) moves: Vec<(Pit, (i32, i32))>,
     /// Nodes searched by all the solvers.
     pub(super) nodes: u64,
@@ -129,16 +125,13 @@ impl<'a> Job<'a> {
                 .join(", ")
         ));
         let done = self.proved.snapshot();
-        let move_tasks = if self.root_only { &[][..] } else { &order[..] };
         let tasks: Vec<Task> = std::iter::once(Task::Root)
-            .chain(move_tasks.iter().map(|&i| Task::Move(i)))
+            .chain(order.iter().map(|&i| Task::Move(i)))
             .filter(|t| !done[t.item()].done)
             .collect();
         let mut solved = self.run_tasks(&moves, &estimates, &tasks, (tx, rx), progress, shared)?;
         solved.nodes += estimate_nodes;
-        if !self.root_only {
-            solved.nodes += self.settle(&moves, &mut solved, shared)?;
-        }
+        solved.nodes += self.settle(&moves, &mut solved, shared)?;
         Ok(solved)
     }
 
@@ -379,13 +372,6 @@ impl<'a> Job<'a> {
         let state = self.proved.snapshot();
         let value = self.proved.root_value().ok_or("the root was not solved")?;
         let nodes = total_nodes.load(Ordering::Relaxed);
-        if self.root_only {
-            return Ok(Solved {
-                value,
-                moves: Vec::new(),
-                nodes,
-            });
-        }
         if let Some(i) = state[1..].iter().position(|t| !t.done) {
             return Err(format!("pit {} was not solved", names[i]));
         }
