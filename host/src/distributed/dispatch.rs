@@ -13,7 +13,10 @@
 //! A job whose items depend on other items' results ([`super::Job::needed`]) starts
 //! with only the items it needs at first ([`Dispatcher::gated`]); rank 0 adds the
 //! others as results call for them ([`Dispatcher::need`]), and no rank is told to
-//! stop before every needed item is answered (an answer may call for more).
+//! stop before every needed item is answered (an answer may call for more). A
+//! waiting item the job no longer lists is withdrawn ([`Dispatcher::withdraw`]). Its
+//! spare items ([`super::Job::spare`]) go to a rank only where no needed item
+//! waits ([`Dispatcher::set_spare`]), and do not keep a rank from stopping.
 
 use std::collections::VecDeque;
 
@@ -45,6 +48,8 @@ pub struct RankBook {
     pub nodes: u64,
     /// Items handed to it and not answered yet.
     pub outstanding: usize,
+    /// Of those, spare items ([`Dispatcher::set_spare`]) not needed since.
+    pub spare_out: usize,
     /// Told to stop.
     pub stopped: bool,
 }
@@ -60,6 +65,10 @@ pub struct Dispatcher {
     open: usize,
     /// Items come as results call for them: ranks stop only when none is open.
     gated: bool,
+    /// Items worth dealing where no needed item waits, best first.
+    spare: VecDeque<usize>,
+    /// Whether an item was handed out as spare and has not been needed since.
+    as_spare: Vec<bool>,
     ranks: Vec<RankBook>,
 }
 
@@ -104,14 +113,26 @@ impl Dispatcher {
             done,
             open: 0,
             gated: false,
+            spare: VecDeque::new(),
+            as_spare: vec![false; items],
             ranks: vec![RankBook::default(); ranks.max(1)],
         }
     }
 
-    /// Marks item `index` needed: one not needed before waits in the shortest run
-    /// (an item waiting, handed out or done already, or out of range, is left as it
-    /// is). Returns whether it was added.
+    /// Marks item `index` needed: one not needed before waits in the shortest run; one
+    /// handed out as spare is needed from then on (open until answered); an item
+    /// waiting, handed out or done already, or out of range, is left as it is.
+    /// Returns whether it was added to a run.
     pub fn need(&mut self, index: usize) -> bool {
+        if let (Some(&Place::At(rank)), Some(true)) =
+            (self.place.get(index), self.as_spare.get(index))
+        {
+            // Handed out as spare: needed from now on, and open until answered.
+            self.as_spare[index] = false;
+            self.ranks[rank].spare_out -= 1;
+            self.open += 1;
+            return false;
+        }
         if self.place.get(index) != Some(&Place::Unneeded) {
             return false;
         }
@@ -122,6 +143,38 @@ impl Dispatcher {
             .unwrap_or(0);
         self.waiting[shortest].push_back(index);
         true
+    }
+
+    /// Withdraws the waiting items for which `keep` is false: they are not needed
+    /// any more (a test against a bound that a better result made stale). Items
+    /// handed out or answered stay as they are. Returns how many were withdrawn.
+    pub fn withdraw(&mut self, keep: impl Fn(usize) -> bool) -> usize {
+        let mut gone = 0;
+        for run in &mut self.waiting {
+            run.retain(|&i| {
+                let stays = keep(i);
+                if !stays {
+                    self.place[i] = Place::Unneeded;
+                    gone += 1;
+                }
+                stays
+            });
+        }
+        self.open -= gone;
+        gone
+    }
+
+    /// The spare items, best first: dealt only where no needed item waits. Items
+    /// needed, handed out or answered already are left out. Returns whether any is
+    /// left to deal.
+    pub fn set_spare(&mut self, items: impl IntoIterator<Item = usize>) -> bool {
+        self.spare.clear();
+        for i in items {
+            if self.place.get(i) == Some(&Place::Unneeded) && !self.spare.contains(&i) {
+                self.spare.push_back(i);
+            }
+        }
+        !self.spare.is_empty()
     }
 
     /// The number of items.
@@ -162,19 +215,25 @@ impl Dispatcher {
     }
 
     /// The next item for `rank` if it has fewer than `limit` unanswered and items are
-    /// waiting: the first of its own run, else the last of the longest run left. The
-    /// item is then `rank`'s.
+    /// waiting: the first of its own run, else the last of the longest run left, else
+    /// the first spare item ([`Dispatcher::set_spare`]). The item is then `rank`'s.
     pub fn assign(&mut self, rank: usize, limit: usize) -> Option<usize> {
         let book = self.ranks.get_mut(rank)?;
         if book.stopped || book.outstanding >= limit {
             return None;
         }
+        let longest = (0..self.waiting.len()).max_by_key(|&r| self.waiting[r].len());
         let i = match self.waiting[rank].pop_front() {
             Some(i) => i,
-            None => {
-                let longest = (0..self.waiting.len()).max_by_key(|&r| self.waiting[r].len())?;
-                self.waiting[longest].pop_back()?
-            }
+            None => match longest.and_then(|r| self.waiting[r].pop_back()) {
+                Some(i) => i,
+                None => {
+                    let i = self.spare.pop_front()?;
+                    self.as_spare[i] = true;
+                    book.spare_out += 1;
+                    i
+                }
+            },
         };
         self.place[i] = Place::At(rank);
         book.outstanding += 1;
@@ -215,8 +274,12 @@ impl Dispatcher {
         }
         self.place[index] = Place::Done;
         self.done += 1;
-        self.open -= 1;
+        let spare = std::mem::take(&mut self.as_spare[index]);
+        if !spare {
+            self.open -= 1;
+        }
         let book = self.book(rank)?;
+        book.spare_out -= usize::from(spare);
         book.outstanding -= 1;
         book.items += 1;
         book.nodes = book.nodes.saturating_add(nodes);
@@ -225,13 +288,14 @@ impl Dispatcher {
     }
 
     /// Whether `rank` should be told to stop now: it said hello, was not told yet, has
-    /// answered everything it was given, and nothing is waiting (of a gated job:
-    /// nothing is open anywhere, since an answer may call for more items).
+    /// answered everything it was given but spare items, and nothing is waiting (of a
+    /// gated job: nothing needed is open anywhere, since an answer may call for more
+    /// items).
     pub fn should_stop(&self, rank: usize) -> bool {
         self.ranks.get(rank).is_some_and(|b| {
             b.host.is_some()
                 && !b.stopped
-                && b.outstanding == 0
+                && b.outstanding == b.spare_out
                 && self.waiting.iter().all(VecDeque::is_empty)
                 && (!self.gated || self.open == 0)
         })
@@ -370,5 +434,59 @@ mod tests {
         assert!(d.all_done());
         assert!(d.should_stop(1) && d.should_stop(0));
         assert_eq!(d.done(), 3);
+    }
+
+    #[test]
+    fn spare_items_go_only_where_nothing_needed_waits_and_stale_ones_are_withdrawn() {
+        let mut d = Dispatcher::gated(10, |_| false, 2);
+        d.hello(0, "a".into(), 2).unwrap();
+        d.hello(1, "b".into(), 2).unwrap();
+        assert!(d.need(0) && d.need(1) && d.need(2));
+        assert!(d.set_spare([7, 1, 8, 7]), "1 is needed; 7 once");
+        // Needed items first, wherever they wait; then the spare ones in order.
+        let mut rank0 = vec![d.assign(0, 2).unwrap(), d.assign(0, 2).unwrap()];
+        rank0.sort_unstable();
+        let first = d.assign(1, 2).unwrap();
+        assert!(
+            !rank0.contains(&first) && first < 3,
+            "{:?} {}",
+            rank0,
+            first
+        );
+        assert_eq!(d.assign(1, 2), Some(7), "nothing needed waits: spare");
+        assert_eq!(d.assign(1, 3), Some(8));
+        assert_eq!(d.assign(1, 4), None, "no more spare");
+        assert_eq!(d.ranks()[1].spare_out, 2);
+        // A spare item that becomes needed is open until answered.
+        assert!(!d.need(7), "handed out already");
+        assert_eq!(d.ranks()[1].spare_out, 1);
+        for i in rank0 {
+            d.answer(0, i, 1, 1).unwrap();
+        }
+        d.answer(1, first, 1, 1).unwrap();
+        assert!(!d.all_done(), "7 is needed now");
+        assert!(!d.should_stop(1));
+        d.answer(1, 7, 1, 1).unwrap();
+        // Only spare item 8 is out: rank 1 may stop, and its answer is still taken.
+        assert!(d.all_done());
+        assert!(d.should_stop(0) && d.should_stop(1));
+        d.answer(1, 8, 1, 1).unwrap();
+        assert_eq!((d.done(), d.ranks()[1].outstanding), (5, 0));
+
+        // Waiting items no longer listed are withdrawn; handed-out ones stay.
+        let mut d = Dispatcher::gated(6, |_| false, 1);
+        d.hello(0, "a".into(), 1).unwrap();
+        for i in 0..4 {
+            d.need(i);
+        }
+        assert_eq!(d.assign(0, 1), Some(0));
+        assert_eq!(d.withdraw(|i| i != 0 && i != 2), 1, "0 is out, 2 goes");
+        d.answer(0, 0, 1, 1).unwrap();
+        assert_eq!(d.assign(0, 1), Some(1));
+        d.answer(0, 1, 1, 1).unwrap();
+        assert_eq!(d.assign(0, 1), Some(3));
+        d.answer(0, 3, 1, 1).unwrap();
+        assert!(d.all_done(), "2 was withdrawn");
+        assert!(d.need(2), "and may be needed again");
     }
 }

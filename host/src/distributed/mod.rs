@@ -84,6 +84,23 @@ pub trait Job: Sync {
         None
     }
 
+    /// For a gated job ([`Job::needed`]): items worth computing on a slot that would
+    /// otherwise idle, best first, given the results so far: results the needed
+    /// items may soon call for (a solve's replies tested against the best one's
+    /// estimate before its value is known). Rank 0 deals one only where no needed
+    /// item waits. A spare item that becomes needed counts as needed from then on;
+    /// one still being computed when every needed item is answered is abandoned
+    /// ([`Job::abandon`]) and its result dropped. The default: none.
+    fn spare(&self, _results: &[Option<Self::Output>]) -> Vec<usize> {
+        Vec::new()
+    }
+
+    /// Called in every process as the run ends while spare items may still be
+    /// computed ([`Job::spare`]): items under way should return soon (with any
+    /// result: it is dropped), and none is started after it. The default does
+    /// nothing, for jobs without spare items.
+    fn abandon(&self) {}
+
     /// Called on rank 0 (or the one process) as each item's result arrives, in the
     /// order they arrive (not for items read from a checkpoint): a place for a line of
     /// progress on standard error.

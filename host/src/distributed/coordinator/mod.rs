@@ -109,6 +109,7 @@ fn coordinate_within<J: Job, T: Transport>(
             for i in first {
                 b.need(i);
             }
+            b.set_spare(job.spare(&results));
             b
         }
     };
@@ -180,6 +181,8 @@ fn coordinate_within<J: Job, T: Transport>(
                 }
             }
         })();
+        // Spare items still under way are not needed: they end now, unread.
+        job.abandon();
         if r.is_err() {
             exec.cancel();
             for rank in 1..transport.size() {
@@ -204,25 +207,29 @@ fn coordinate_within<J: Job, T: Transport>(
 }
 
 /// After a result of a gated job ([`Job::needed`]): the items it calls for join the
-/// book, and every rank gets what it can take of them (rank 0's own threads take
-/// theirs at the top of its loop).
+/// book, waiting items it no longer lists are withdrawn, its spare items
+/// ([`Job::spare`]) are renewed, and every rank gets what it can take (rank 0's own
+/// threads take theirs at the top of its loop).
 fn called_for<J: Job, T: Transport>(
     job: &J,
     book: &mut Dispatcher,
     saver: &Saver<J::Output>,
     transport: &mut T,
 ) -> Result<(), String> {
-    let needed = {
+    let (needed, spare) = {
         let results = saver.results.lock().unwrap_or_else(|e| e.into_inner());
-        job.needed(&results)
+        match job.needed(&results) {
+            Some(needed) => (needed, job.spare(&results)),
+            None => return Ok(()),
+        }
     };
-    let Some(needed) = needed else {
-        return Ok(());
-    };
+    let listed: std::collections::HashSet<usize> = needed.iter().copied().collect();
+    book.withdraw(|i| listed.contains(&i));
     let mut added = false;
     for i in needed {
         added |= book.need(i);
     }
+    added |= book.set_spare(spare);
     for rank in 1..transport.size() {
         if (added || book.all_done()) && book.ready(rank) && !book.ranks()[rank].stopped {
             let ahead = ahead(job.ahead(), &book.ranks()[rank]);

@@ -564,3 +564,104 @@ fn a_gated_job_computes_the_items_its_results_call_for_on_one_and_three_ranks() 
     assert_eq!(run_local(&Halving, &resumed).unwrap(), one);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A gated job with a spare item that runs until the job abandons it: item 0 is
+/// needed, item 3 is spare, and item 0 answers after item 3 has started (on any
+/// rank: the ranks share that flag, each has its own `abandoned`).
+#[derive(Default)]
+struct Sparing {
+    abandoned: std::sync::atomic::AtomicBool,
+    spare_started: Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl Job for Sparing {
+    type Output = u64;
+    fn fingerprint(&self) -> String {
+        "sparing".into()
+    }
+    fn items(&self) -> usize {
+        4
+    }
+    fn slots(&self) -> usize {
+        1
+    }
+    fn run(&self, index: usize) -> Result<u64, String> {
+        use std::sync::atomic::Ordering::Relaxed;
+        let waited = Instant::now();
+        if index == 3 {
+            self.spare_started.store(true, Relaxed);
+            // Until abandoned; a run that never abandons it keeps its result.
+            while !self.abandoned.load(Relaxed) && waited.elapsed() < Duration::from_secs(30) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            if self.abandoned.load(Relaxed) {
+                return Err("abandoned".into());
+            }
+            return Ok(7);
+        }
+        // The needed item waits for the spare one to start (on another slot).
+        while !self.spare_started.load(Relaxed) && waited.elapsed() < Duration::from_secs(30) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        Ok(1)
+    }
+    fn needed(&self, _results: &[Option<u64>]) -> Option<Vec<usize>> {
+        Some(vec![0])
+    }
+    fn spare(&self, _results: &[Option<u64>]) -> Vec<usize> {
+        vec![3]
+    }
+    fn abandon(&self) {
+        self.abandoned
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+    fn ahead(&self) -> usize {
+        0
+    }
+    fn label(&self) -> Option<&str> {
+        None
+    }
+}
+
+#[test]
+fn a_spare_item_still_running_when_the_needed_ones_are_answered_is_abandoned() {
+    use std::sync::atomic::Ordering::Relaxed;
+    // Two ranks of one slot: rank 0 takes the needed item at the top of its loop,
+    // rank 1 the spare one once it says hello. Rank 1 abandons it when told to stop.
+    let job = Sparing::default();
+    let other = Sparing {
+        spare_started: Arc::clone(&job.spare_started),
+        ..Sparing::default()
+    };
+    let options = Options::default();
+    let mut ranks = channels(2);
+    let mut zero = ranks.remove(0);
+    let out = std::thread::scope(|s| {
+        for mut t in ranks {
+            let (other, options) = (&other, &options);
+            s.spawn(move || work(other, options, &mut t, "h1".into()).unwrap());
+        }
+        coordinate(&job, &options, &mut zero, "h0".into(), false).unwrap()
+    });
+    assert_eq!(
+        out,
+        vec![Some(1), None, None, None],
+        "the spare result dropped"
+    );
+    assert!(job.spare_started.load(Relaxed));
+    assert!(
+        other.abandoned.load(Relaxed),
+        "rank 1 abandoned its spare item"
+    );
+    assert!(
+        job.abandoned.load(Relaxed),
+        "rank 0 abandons at the end too"
+    );
+    // In one process the spare item waits: one slot, the needed item first.
+    let alone = Sparing::default();
+    alone.spare_started.store(true, Relaxed);
+    assert_eq!(
+        run_local(&alone, &Options::default()).unwrap(),
+        vec![Some(1), None, None, None]
+    );
+}

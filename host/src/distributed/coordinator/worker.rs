@@ -10,7 +10,7 @@ use super::{fingerprint, Transport, ALIVE_EVERY, POLL};
 
 /// A rank other than 0: says hello (its job's fingerprint hash, its slots, its host),
 /// computes the items it is given and sends each result back, until rank 0 tells it to
-/// stop.
+/// stop (then a spare item still under way is abandoned, [`Job::abandon`], unsent).
 pub fn work<J: Job, T: Transport>(
     job: &J,
     options: &Options,
@@ -44,6 +44,9 @@ pub fn work<J: Job, T: Transport>(
                     }
                     Message::Stop { abort } => {
                         stop = Some(abort);
+                        // Whatever is still under way (spare items, or anything
+                        // after a failure) is not wanted any more.
+                        job.abandon();
                         if abort {
                             exec.cancel();
                         }
@@ -58,6 +61,10 @@ pub fn work<J: Job, T: Transport>(
                 _ => {}
             }
             for f in exec.finished(POLL) {
+                if stop.is_some() {
+                    // An abandoned spare item: rank 0 has what it needs.
+                    continue;
+                }
                 let msg = match f.output {
                     Ok(out) => Message::Done {
                         index: f.index,

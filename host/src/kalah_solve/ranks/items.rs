@@ -88,11 +88,23 @@ pub(super) enum Item {
     Exact(Path),
     /// The exact value if it is above the bound, else a bound at most the bound.
     Above(Path, i32),
+    /// A null-window test only: at most the bound, or above it (a lower bound),
+    /// never solved exactly (a spare item, against an estimate).
+    Test(Path, i32),
+}
+
+impl Item {
+    /// The position the item is about.
+    pub(super) fn path(&self) -> Path {
+        match *self {
+            Item::Exact(p) | Item::Above(p, _) | Item::Test(p, _) => p,
+        }
+    }
 }
 
 /// How items are numbered: a path's moves as digits `1..=pits` in base `pits + 1`
-/// (0: no move), and for each path the exact item, then one item per bound
-/// `-span..=span`.
+/// (0: no move), and for each path the exact item, then one [`Item::Above`] per
+/// bound `-span..=span`, then one [`Item::Test`] per bound.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Layout {
     pub(super) pits: usize,
@@ -104,7 +116,12 @@ pub(super) struct Layout {
 
 impl Layout {
     pub(super) fn per_path(&self) -> usize {
-        1 + (2 * self.span as usize + 1)
+        1 + 2 * self.bounds()
+    }
+
+    /// Bounds a test may have: `-span..=span`.
+    fn bounds(&self) -> usize {
+        2 * self.span as usize + 1
     }
 
     /// Path codes: up to `depth` moves (deeper paths have no items).
@@ -124,12 +141,11 @@ impl Layout {
     }
 
     pub(super) fn index(&self, item: Item) -> usize {
+        let at = |bound: i32| (bound.clamp(-self.span, self.span) + self.span) as usize;
         let (path, k) = match item {
             Item::Exact(p) => (p, 0),
-            Item::Above(p, bound) => (
-                p,
-                1 + (bound.clamp(-self.span, self.span) + self.span) as usize,
-            ),
+            Item::Above(p, bound) => (p, 1 + at(bound)),
+            Item::Test(p, bound) => (p, 1 + self.bounds() + at(bound)),
         };
         self.code(&path) * self.per_path() + k
     }
@@ -158,8 +174,10 @@ impl Layout {
         }
         Some(if k == 0 {
             Item::Exact(path)
-        } else {
+        } else if k <= self.bounds() {
             Item::Above(path, k as i32 - 1 - self.span)
+        } else {
+            Item::Test(path, (k - 1 - self.bounds()) as i32 - self.span)
         })
     }
 }

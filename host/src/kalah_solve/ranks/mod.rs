@@ -18,6 +18,13 @@
 //! 3. once every reply is exact or bounded by the best exact one, the position's
 //!    value is that best value.
 //!
+//! While a position's most promising reply is being settled, its other replies are
+//! spare items ([`Job::spare`]): null-window tests against that reply's estimate
+//! ([`Item::Test`], never solved exactly: an estimate too low would otherwise have
+//! them solve replies that do not matter), for a slot that would otherwise idle. A
+//! reply found at most the estimate needs no second test if the value comes out at
+//! least the estimate.
+//!
 //! So the slowest first move is no longer one item: its replies spread over the
 //! ranks, and only the replies that can matter are solved exactly (solving every
 //! reply exactly cost six times the nodes, `docs/mpi.md`). With
@@ -30,9 +37,10 @@
 //! solved again after `--resume`), in a checkpoint of its own: one written by a
 //! one-process solve is refused here, and the other way round.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
-use ply_core::games::kalah::solver::{bounds_for_player, Quiet};
+use ply_core::games::kalah::solver::{bounds_for_player, Quiet, SolveControl};
 use ply_core::games::kalah::Kalah;
 use ply_core::search::for_player;
 use ply_core::{Game, Player};
@@ -70,8 +78,12 @@ struct Replies<'a> {
     memory: &'a Memory,
     env: &'a crate::settings::Environment,
     start: std::time::Instant,
-    /// Each split position's reply to settle first (rank 0 only, when first needed).
-    eldest: Mutex<std::collections::HashMap<Path, usize>>,
+    /// Each split position's reply to settle first and its estimate for the
+    /// position's mover (`None` if the estimates failed); rank 0 only, when first
+    /// needed.
+    eldest: Mutex<std::collections::HashMap<Path, (usize, Option<i32>)>>,
+    /// Set by [`Job::abandon`]: items under way stop, none starts.
+    abandoned: AtomicBool,
     /// The results as they arrive on rank 0, and which first moves were reported.
     seen: Mutex<(Vec<Option<ReplyBounds>>, Vec<bool>)>,
 }
@@ -107,6 +119,7 @@ impl<'a> Replies<'a> {
             env,
             start: std::time::Instant::now(),
             eldest: Mutex::new(std::collections::HashMap::new()),
+            abandoned: AtomicBool::new(false),
             seen: Mutex::new((
                 vec![None; layout.items()],
                 vec![false; root.legal_moves().len()],
@@ -155,14 +168,16 @@ impl<'a> Replies<'a> {
     }
 
     /// The reply of the position `at` to settle first: the best for its mover by a
-    /// shallow estimate of every reply (the first reply if the estimates fail).
-    fn eldest_of(&self, path: &Path, at: &Kalah) -> usize {
+    /// shallow estimate of every reply (the first reply if the estimates fail), and
+    /// its estimate.
+    fn eldest_of(&self, path: &Path, at: &Kalah) -> (usize, Option<i32>) {
         let mut known = self.eldest.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(&e) = known.get(path) {
             return e;
         }
         let mover = at.side_to_move();
         let mut best = (i32::MIN, 0);
+        let mut estimated = true;
         if let Ok(mut solver) = self.memory.solver(self.root) {
             for (r, &mv) in at.legal_moves().iter().enumerate() {
                 let g = at.play_unchecked(mv);
@@ -171,6 +186,7 @@ impl<'a> Replies<'a> {
                 // keep the ranks waiting (a big board's first guesses go 20 plies).
                 let plies = self.guess_plies(&g).min(ELDEST_PLIES);
                 let Ok(e) = solver.estimate(&g, plies, 0, &mut Quiet) else {
+                    estimated = false;
                     break;
                 };
                 let v = for_player(&g, mover, e);
@@ -179,23 +195,34 @@ impl<'a> Replies<'a> {
                 }
             }
         }
-        known.insert(*path, best.1);
-        best.1
+        let span = self.layout.span;
+        let found = (
+            best.1,
+            (estimated && best.0 != i32::MIN).then(|| best.0.clamp(-span, span)),
+        );
+        known.insert(*path, found);
+        found
     }
 
     /// Where the position at `path` stands given `results`: its value for the mover
     /// before it, or the items it needs next. A position above the split depth
     /// settles its most promising reply first (split in turn), then tests the
-    /// others against the best value known.
-    fn standing(&self, path: &Path, results: &[Option<ReplyBounds>]) -> Standing {
+    /// others against the best value known; until a reply is exact, tests of the
+    /// others against the most promising one's estimate go to `spare`, the deepest
+    /// positions' first.
+    fn standing(
+        &self,
+        path: &Path,
+        results: &[Option<ReplyBounds>],
+        spare: &mut Vec<Item>,
+    ) -> Standing {
         let Some((before, at)) = self.position(path) else {
             return Standing::Needs(Vec::new());
         };
         let parent_mover = before.side_to_move();
         let span = self.layout.span;
         // This position's own items first: an exact value settles it.
-        let own = std::iter::once(Item::Exact(*path))
-            .chain((-span..=span).map(|b| Item::Above(*path, b)));
+        let own = self.items_of(path);
         for item in own {
             if let Some(r) = &results[self.layout.index(item)] {
                 if r.lo == r.hi {
@@ -216,9 +243,7 @@ impl<'a> Replies<'a> {
         let mut upper = vec![span; replies];
         for r in 0..replies {
             let Some(c) = path.child(r) else { continue };
-            let items =
-                std::iter::once(Item::Exact(c)).chain((-span..=span).map(|b| Item::Above(c, b)));
-            for item in items {
+            for item in self.items_of(&c) {
                 if let Some(x) = &results[self.layout.index(item)] {
                     upper[r] = upper[r].min(x.hi);
                     if x.lo == x.hi {
@@ -228,16 +253,23 @@ impl<'a> Replies<'a> {
             }
         }
         // The most promising reply, settled through its own replies.
-        let first = self.eldest_of(path, &at);
+        let (first, estimate) = self.eldest_of(path, &at);
         let mut first_needs = Vec::new();
         if exact[first].is_none() {
             let c = path.child(first).expect("a split position has children");
-            match self.standing(&c, results) {
+            match self.standing(&c, results, spare) {
                 Standing::Settled(v) => exact[first] = Some(v),
                 Standing::Needs(items) => first_needs = items,
             }
         }
         let Some(best) = exact.iter().flatten().copied().max() else {
+            if let Some(e) = estimate {
+                spare.extend(
+                    (0..replies)
+                        .filter(|&r| r != first && upper[r] > e)
+                        .filter_map(|r| Some(Item::Test(path.child(r)?, e))),
+                );
+            }
             return Standing::Needs(first_needs);
         };
         let mut open: Vec<Item> = (0..replies)
@@ -254,6 +286,13 @@ impl<'a> Replies<'a> {
         }
     }
 
+    /// Every item about the position at `path`.
+    fn items_of(&self, path: &Path) -> impl Iterator<Item = Item> {
+        let (p, span) = (*path, self.layout.span);
+        std::iter::once(Item::Exact(p))
+            .chain((-span..=span).flat_map(move |b| [Item::Above(p, b), Item::Test(p, b)]))
+    }
+
     /// The progress line of first move `mv`, settled at `value`.
     fn settled_line(&self, mv: usize, value: i32) {
         crate::errln!(
@@ -266,9 +305,7 @@ impl<'a> Replies<'a> {
 
     /// Solves the item on this thread.
     fn compute(&self, item: Item) -> Result<ReplyBounds, String> {
-        let path = match item {
-            Item::Exact(p) | Item::Above(p, _) => p,
-        };
+        let path = item.path();
         let (before, g) = self
             .position(&path)
             .ok_or_else(|| format!("no position at {:?}", path.moves()))?;
@@ -283,23 +320,26 @@ impl<'a> Replies<'a> {
         }
         let g = &g;
         let span = self.layout.span;
+        if self.abandoned.load(Ordering::Relaxed) {
+            return Err("abandoned: the run is over".into());
+        }
         let mut solver = self.memory.solver(self.root)?;
         let stopped = |e: ply_core::games::kalah::solver::Interrupted| e.to_string();
         // Bounds for `g`'s own mover, searched from `guess` to the exact value.
         let mut exact = |lo: i32, hi: i32, guess: i32| {
             solver
-                .solve_bounded(g, lo, hi, guess, u64::MAX, &mut Quiet)
+                .solve_bounded(g, lo, hi, guess, u64::MAX, &mut Abandon(&self.abandoned))
                 .map_err(stopped)
         };
         let (lo, hi) = match item {
             Item::Exact(_) => {
                 let mut guesser = self.memory.solver(self.root)?;
                 let guess = guesser
-                    .estimate(g, self.guess_plies(g), 0, &mut Quiet)
+                    .estimate(g, self.guess_plies(g), 0, &mut Abandon(&self.abandoned))
                     .map_err(stopped)?;
                 exact(-span, span, guess)?
             }
-            Item::Above(_, bound) => {
+            Item::Above(_, bound) | Item::Test(_, bound) => {
                 // "Worth more than `bound` to the mover before `g`", as a test of
                 // `g`'s own mover: "at least bound + 1", or, for the other side,
                 // "less than -bound" (not "at least -bound").
@@ -307,11 +347,11 @@ impl<'a> Replies<'a> {
                 let beta = if same { bound + 1 } else { -bound };
                 let mut tester = self.memory.solver(self.root)?;
                 let (lo, hi) = tester
-                    .test(g, -span, span, beta, &mut Quiet)
+                    .test(g, -span, span, beta, &mut Abandon(&self.abandoned))
                     .map_err(stopped)?;
                 let nodes = tester.nodes();
                 let (clo, chi) = bounds_for_player(g, mover, (lo, hi));
-                if chi <= bound {
+                if chi <= bound || matches!(item, Item::Test(..)) {
                     return Ok(ReplyBounds {
                         lo: clo,
                         hi: chi,
@@ -344,7 +384,7 @@ impl Job for Replies<'_> {
     fn fingerprint(&self) -> String {
         format!(
             "{}; split {} plies down along each position's most promising reply, the \
-             other replies tested against its value",
+             other replies tested against its value (spare: against its estimate)",
             checkpoint::fingerprint(self.root, u64::MAX),
             self.layout.depth
         )
@@ -371,7 +411,7 @@ impl Job for Replies<'_> {
         let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
         let mut items = Vec::new();
         for mv in 0..self.first_moves() {
-            match self.standing(&Path::first(mv), results) {
+            match self.standing(&Path::first(mv), results, &mut Vec::new()) {
                 Standing::Needs(v) => items.extend(v.into_iter().map(|i| self.layout.index(i))),
                 // A move settled with no item of its own (one that ends the game,
                 // or whose only reply does) gets its line here.
@@ -385,6 +425,18 @@ impl Job for Replies<'_> {
         Some(items)
     }
 
+    fn spare(&self, results: &[Option<ReplyBounds>]) -> Vec<usize> {
+        let mut spare = Vec::new();
+        for mv in 0..self.first_moves() {
+            self.standing(&Path::first(mv), results, &mut spare);
+        }
+        spare.into_iter().map(|i| self.layout.index(i)).collect()
+    }
+
+    fn abandon(&self) {
+        self.abandoned.store(true, Ordering::Relaxed);
+    }
+
     fn ahead(&self) -> usize {
         // An item can take minutes: none waits queued behind a busy rank.
         0
@@ -394,17 +446,18 @@ impl Job for Replies<'_> {
         let Some(item) = self.layout.item(index) else {
             return;
         };
-        let path = match item {
-            Item::Exact(p) | Item::Above(p, _) => p,
-        };
-        let tested = match item {
-            Item::Exact(_) => String::new(),
-            Item::Above(_, b) => format!("against {}, ", b),
+        let path = item.path();
+        let (tested, bound) = match item {
+            Item::Exact(_) => (String::new(), self.layout.span),
+            Item::Above(_, b) => (format!("against {}, ", b), b),
+            Item::Test(_, b) => (format!("spare test against {}, ", b), b),
         };
         let found = if output.lo == output.hi {
             format!("{}value {}", tested, output.lo)
-        } else {
+        } else if output.hi <= bound {
             format!("{}at most {}", tested, output.hi)
+        } else {
+            format!("{}at least {}", tested, output.lo)
         };
         let rest = self
             .name(&path)
@@ -423,9 +476,10 @@ impl Job for Replies<'_> {
         let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
         seen.0[index] = Some(*output);
         let mv = usize::from(path.moves[0]);
-        if let (false, Standing::Settled(v)) =
-            (seen.1[mv], self.standing(&Path::first(mv), &seen.0))
-        {
+        if let (false, Standing::Settled(v)) = (
+            seen.1[mv],
+            self.standing(&Path::first(mv), &seen.0, &mut Vec::new()),
+        ) {
             seen.1[mv] = true;
             self.settled_line(mv, v);
         }
@@ -433,6 +487,15 @@ impl Job for Replies<'_> {
 
     fn label(&self) -> Option<&str> {
         None
+    }
+}
+
+/// A control that stops a solve once the run is over ([`Job::abandon`]).
+struct Abandon<'a>(&'a AtomicBool);
+
+impl SolveControl for Abandon<'_> {
+    fn should_stop(&mut self) -> bool {
+        self.0.load(Ordering::Relaxed)
     }
 }
 
@@ -481,7 +544,7 @@ fn assemble(job: &Replies<'_>, results: &[Option<ReplyBounds>]) -> Result<Solved
     let legal = job.root.legal_moves();
     let mut moves = Vec::with_capacity(legal.len());
     for (mv, &pit) in legal.iter().enumerate() {
-        match job.standing(&Path::first(mv), results) {
+        match job.standing(&Path::first(mv), results, &mut Vec::new()) {
             Standing::Settled(v) => moves.push((pit, (v, v))),
             Standing::Needs(_) => {
                 return Err(format!(

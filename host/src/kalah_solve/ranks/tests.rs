@@ -49,7 +49,7 @@ fn every_item_has_one_number() {
         span: 5,
         depth: 2,
     };
-    assert_eq!(l.items(), 4usize.pow(2) * 12);
+    assert_eq!(l.items(), 4usize.pow(2) * 23);
     let mut seen = 0;
     for i in 0..l.items() {
         if let Some(item) = l.item(i) {
@@ -57,15 +57,16 @@ fn every_item_has_one_number() {
             seen += 1;
         }
     }
-    // Every path of 1 or 2 moves, each with its 12 items.
+    // Every path of 1 or 2 moves, each with its 23 items: exact, and 11 bounds
+    // of each kind of test.
     let paths: usize = (1..=2).map(|k| 3usize.pow(k)).sum();
-    assert_eq!(seen, paths * 12);
+    assert_eq!(seen, paths * 23);
     assert_eq!(l.item(l.items()), None);
     let p = Path::first(2).child(0).unwrap();
-    assert_eq!(
-        l.item(l.index(Item::Above(p, -5))),
-        Some(Item::Above(p, -5))
-    );
+    for item in [Item::Above(p, -5), Item::Test(p, -5), Item::Test(p, 5)] {
+        assert_eq!(l.item(l.index(item)), Some(item));
+    }
+    assert_ne!(l.index(Item::Above(p, 5)), l.index(Item::Test(p, -5)));
 }
 
 #[test]
@@ -75,28 +76,49 @@ fn replies_are_tested_against_the_best_exact_one_and_again_when_it_rises() {
     let env = crate::settings::Environment::default();
     let job = Replies::split(&game, &mem, &env, 2);
     let root = Path::first(0);
-    // The reply to settle first: reply 1.
-    job.eldest.lock().unwrap().insert(root, 1);
+    // The reply to settle first: reply 1, estimated at 4.
+    job.eldest.lock().unwrap().insert(root, (1, Some(4)));
     let mut results = vec![None; job.items()];
     let (_, at) = job.position(&root).unwrap();
     let replies = at.legal_moves().len();
     assert!(replies >= 3);
     let c = |r: usize| root.child(r).unwrap();
-    // Nothing known: the eldest reply, exactly.
+    let standing = |results: &[Option<ReplyBounds>]| {
+        let mut spare = Vec::new();
+        let s = job.standing(&root, results, &mut spare);
+        (s, spare)
+    };
+    // Nothing known: the eldest reply, exactly; to spare, the others against its
+    // estimate.
+    let others: Vec<usize> = (0..replies).filter(|&r| r != 1).collect();
     assert_eq!(
-        job.standing(&root, &results),
-        Standing::Needs(vec![Item::Exact(c(1))])
+        standing(&results),
+        (
+            Standing::Needs(vec![Item::Exact(c(1))]),
+            others.iter().map(|&r| Item::Test(c(r), 4)).collect()
+        )
     );
+    // A spare test found at most 4 leaves that reply out of the spare ones.
+    results[job.layout.index(Item::Test(c(others[0]), 4))] = Some(ReplyBounds {
+        lo: -36,
+        hi: 4,
+        nodes: 1,
+    });
+    assert_eq!(standing(&results).1.len(), others.len() - 1);
+    results[job.layout.index(Item::Test(c(others[0]), 4))] = None;
     // Reply 1 is worth 2: every other reply is tested against 2.
     results[job.layout.index(Item::Exact(c(1)))] = Some(ReplyBounds {
         lo: 2,
         hi: 2,
         nodes: 10,
     });
-    let others: Vec<usize> = (0..replies).filter(|&r| r != 1).collect();
     assert_eq!(
-        job.standing(&root, &results),
-        Standing::Needs(others.iter().map(|&r| Item::Above(c(r), 2)).collect())
+        standing(&results),
+        (
+            Standing::Needs(others.iter().map(|&r| Item::Above(c(r), 2)).collect()),
+            vec![]
+        ),
+        "needed now, and nothing spare"
     );
     // Reply 0 is at most 2; the next is worth 6: the ones still open are tested
     // against 6.
@@ -106,7 +128,7 @@ fn replies_are_tested_against_the_best_exact_one_and_again_when_it_rises() {
     set(&mut results, Item::Above(c(others[0]), 2), -36, 0);
     set(&mut results, Item::Above(c(others[1]), 2), 6, 6);
     let open: Vec<Item> = others[2..].iter().map(|&r| Item::Above(c(r), 6)).collect();
-    assert_eq!(job.standing(&root, &results), Standing::Needs(open.clone()));
+    assert_eq!(standing(&results).0, Standing::Needs(open.clone()));
     // A test against the old bound that finds "at most 2" settles its reply too.
     for (k, &r) in others[2..].iter().enumerate() {
         if k == 0 {
@@ -116,16 +138,25 @@ fn replies_are_tested_against_the_best_exact_one_and_again_when_it_rises() {
         }
     }
     // Settled at 6 for the opponent, who moves after pit 1: -6 for the root.
-    assert_eq!(job.standing(&root, &results), Standing::Settled(-6));
+    assert_eq!(standing(&results).0, Standing::Settled(-6));
     // Split one ply deeper, the eldest reply is settled through its own replies.
     let deeper = Replies::split(&game, &mem, &env, 3);
-    deeper.eldest.lock().unwrap().insert(root, 1);
-    deeper.eldest.lock().unwrap().insert(c(1), 0);
+    deeper.eldest.lock().unwrap().insert(root, (1, None));
+    deeper.eldest.lock().unwrap().insert(c(1), (0, Some(-2)));
     let none = vec![None; deeper.items()];
+    let mut spare = Vec::new();
     assert_eq!(
-        deeper.standing(&root, &none),
+        deeper.standing(&root, &none, &mut spare),
         Standing::Needs(vec![Item::Exact(c(1).child(0).unwrap())])
     );
+    // Spare: the deeper position's other replies against its estimate; none at the
+    // root, whose estimate is unknown.
+    let (_, below) = deeper.position(&c(1)).unwrap();
+    let want: Vec<Item> = (1..below.legal_moves().len())
+        .map(|r| Item::Test(c(1).child(r).unwrap(), -2))
+        .collect();
+    assert!(!want.is_empty());
+    assert_eq!(spare, want);
 }
 
 #[test]
@@ -133,7 +164,8 @@ fn the_replies_job_in_one_process_gives_every_moves_exact_value() {
     for (pits, seeds, ec) in [(4u8, 3u8, false), (3, 3, true), (6, 2, false), (6, 2, true)] {
         let rules = KalahRules::new(pits, seeds).unwrap().with_empty_capture(ec);
         let game = Kalah::new(rules);
-        for (threads, depth) in [(1, 1), (1, 2), (2, 3), (1, 4)] {
+        // Eight threads: more than the items needed at first, so spare ones run.
+        for (threads, depth) in [(1, 1), (1, 2), (2, 3), (1, 4), (8, 2)] {
             let mem = memory(threads);
             let env = crate::settings::Environment::default();
             let job = Replies::split(&game, &mem, &env, depth);
