@@ -14,7 +14,7 @@
 //! | `PLY_GUESS_DEPTH` | 0 to [`MAX_GUESS_DEPTH`] |
 //! | `PLY_KALAH_MOVE_NODES` | 0 to 18446744073709551615, or `max` |
 //! | `PLY_KALAH_STOP_NODES` | 1 to 18446744073709551615 (a test hook: `ply solve kalah` stops as on Ctrl-C after about that many nodes) |
-//! | `PLY_KALAH_SPLIT_PLIES` | 1 to [`MAX_SPLIT_PLIES`] (default 2): under MPI, the plies down to which a Kalah solve splits each position's most promising reply into items |
+//! | `PLY_KALAH_SPLIT_PLIES` | 1 to [`MAX_SPLIT_PLIES`] (default: 2 for up to 3 ranks × threads, 3 from 4, 4 from 16): under MPI, the plies down to which a Kalah solve splits each position's most promising reply into items |
 //! | `PLY_RANK_TIMEOUT` | 1 to 86400 seconds (default [`DEFAULT_RANK_TIMEOUT`]): under MPI, how long rank 0 waits for a word from a rank that holds work before it ends the run |
 //!
 //! Thread counts (`--threads`, `PLY_THREADS`) are bounded by [`max_threads`]: at most

@@ -135,6 +135,17 @@ pub enum Message {
         /// Why, one line.
         error: String,
     },
+    /// Rank 0 wants a worker's slot back from a spare item ([`super::Job::spare`]):
+    /// a needed item waits for it.
+    Drop {
+        /// The spare item.
+        index: usize,
+    },
+    /// A worker gave up a spare item rank 0 asked it to drop, unfinished.
+    Dropped {
+        /// The item.
+        index: usize,
+    },
 }
 
 /// Tags of the messages (MPI tags): one per kind.
@@ -151,6 +162,10 @@ pub mod tag {
     pub const FAILED: i32 = 5;
     /// [`super::Message::Alive`].
     pub const ALIVE: i32 = 6;
+    /// [`super::Message::Drop`].
+    pub const DROP: i32 = 7;
+    /// [`super::Message::Dropped`].
+    pub const DROPPED: i32 = 8;
 }
 
 impl Message {
@@ -197,6 +212,14 @@ impl Message {
                 put(&mut b, error.len() as u64);
                 b.extend_from_slice(error.as_bytes());
                 tag::FAILED
+            }
+            Message::Drop { index } => {
+                put(&mut b, *index as u64);
+                tag::DROP
+            }
+            Message::Dropped { index } => {
+                put(&mut b, *index as u64);
+                tag::DROPPED
             }
         };
         let sum = checksum(t, &b);
@@ -255,6 +278,12 @@ impl Message {
                 index: r.usize().ok_or_else(bad)?,
                 error: text(&mut r).ok_or_else(bad)?,
             },
+            tag::DROP => Message::Drop {
+                index: r.usize().ok_or_else(bad)?,
+            },
+            tag::DROPPED => Message::Dropped {
+                index: r.usize().ok_or_else(bad)?,
+            },
             _ => return Err(format!("a message with the unknown tag {}", t)),
         };
         if !r.rest().is_empty() {
@@ -295,6 +324,8 @@ mod tests {
                 error: "no".into(),
             },
             Message::Alive,
+            Message::Drop { index: 11 },
+            Message::Dropped { index: 12 },
         ]
     }
 

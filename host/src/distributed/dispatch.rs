@@ -16,7 +16,9 @@
 //! stop before every needed item is answered (an answer may call for more). A
 //! waiting item the job no longer lists is withdrawn ([`Dispatcher::withdraw`]). Its
 //! spare items ([`super::Job::spare`]) go to a rank only where no needed item
-//! waits ([`Dispatcher::set_spare`]), and do not keep a rank from stopping.
+//! waits ([`Dispatcher::set_spare`]), and do not keep a rank from stopping; when
+//! needed items wait and no slot is free, spare items are taken back
+//! ([`Dispatcher::to_drop`]).
 
 use std::collections::VecDeque;
 
@@ -50,6 +52,10 @@ pub struct RankBook {
     pub outstanding: usize,
     /// Of those, spare items ([`Dispatcher::set_spare`]) not needed since.
     pub spare_out: usize,
+    /// Of the items it answered, those handed to it as spare and not needed since.
+    pub spare_answered: u64,
+    /// Spare items it gave up for needed ones ([`Dispatcher::dropped`]).
+    pub dropped: u64,
     /// Told to stop.
     pub stopped: bool,
 }
@@ -69,6 +75,10 @@ pub struct Dispatcher {
     spare: VecDeque<usize>,
     /// Whether an item was handed out as spare and has not been needed since.
     as_spare: Vec<bool>,
+    /// Whether its rank was asked to drop it.
+    dropping: Vec<bool>,
+    /// The spare items as they were handed out, latest last.
+    spare_dealt: Vec<usize>,
     ranks: Vec<RankBook>,
 }
 
@@ -115,6 +125,8 @@ impl Dispatcher {
             gated: false,
             spare: VecDeque::new(),
             as_spare: vec![false; items],
+            dropping: vec![false; items],
+            spare_dealt: Vec::new(),
             ranks: vec![RankBook::default(); ranks.max(1)],
         }
     }
@@ -177,6 +189,67 @@ impl Dispatcher {
         !self.spare.is_empty()
     }
 
+    /// The spare items to take back now, with their ranks: as many as needed items
+    /// wait beyond the free slots of the ranks (less those being dropped already),
+    /// the latest handed out first. Each is marked as being dropped.
+    pub fn to_drop(&mut self) -> Vec<(usize, usize)> {
+        let waiting: usize = self.waiting.iter().map(VecDeque::len).sum();
+        let free: usize = self
+            .ranks
+            .iter()
+            .filter(|b| b.host.is_some() && !b.stopped)
+            .map(|b| b.slots.saturating_sub(b.outstanding))
+            .sum();
+        let dropping = self.dropping.iter().filter(|&&d| d).count();
+        let mut want = waiting.saturating_sub(free).saturating_sub(dropping);
+        let mut out = Vec::new();
+        while want > 0 {
+            let Some(i) = self.spare_dealt.pop() else {
+                break;
+            };
+            if let (Place::At(rank), true, false) =
+                (self.place[i], self.as_spare[i], self.dropping[i])
+            {
+                self.dropping[i] = true;
+                out.push((rank, i));
+                want -= 1;
+            }
+        }
+        out
+    }
+
+    /// Whether `rank` was asked to drop item `index` and has not answered it.
+    pub fn is_dropping(&self, index: usize) -> bool {
+        self.dropping.get(index) == Some(&true)
+    }
+
+    /// Records that `rank` gave up item `index`, which it was asked to drop: a spare
+    /// item is not needed again; one needed since waits again.
+    pub fn dropped(&mut self, rank: usize, index: usize) -> Result<(), String> {
+        if self.place.get(index) != Some(&Place::At(rank)) || !self.dropping[index] {
+            return Err(format!(
+                "rank {} dropped item {}, which it was not asked to drop",
+                rank, index
+            ));
+        }
+        self.dropping[index] = false;
+        let spare = std::mem::take(&mut self.as_spare[index]);
+        let book = self.book(rank)?;
+        book.outstanding -= 1;
+        book.spare_out -= usize::from(spare);
+        book.dropped += 1;
+        if spare {
+            self.place[index] = Place::Unneeded;
+        } else {
+            self.place[index] = Place::Waiting;
+            let shortest = (0..self.waiting.len())
+                .min_by_key(|&r| self.waiting[r].len() + self.ranks[r].outstanding)
+                .unwrap_or(0);
+            self.waiting[shortest].push_back(index);
+        }
+        Ok(())
+    }
+
     /// The number of items.
     pub fn items(&self) -> usize {
         self.place.len()
@@ -230,6 +303,7 @@ impl Dispatcher {
                 None => {
                     let i = self.spare.pop_front()?;
                     self.as_spare[i] = true;
+                    self.spare_dealt.push(i);
                     book.spare_out += 1;
                     i
                 }
@@ -274,12 +348,14 @@ impl Dispatcher {
         }
         self.place[index] = Place::Done;
         self.done += 1;
+        self.dropping[index] = false;
         let spare = std::mem::take(&mut self.as_spare[index]);
         if !spare {
             self.open -= 1;
         }
         let book = self.book(rank)?;
         book.spare_out -= usize::from(spare);
+        book.spare_answered += u64::from(spare);
         book.outstanding -= 1;
         book.items += 1;
         book.nodes = book.nodes.saturating_add(nodes);
@@ -472,6 +548,7 @@ mod tests {
         assert!(d.should_stop(0) && d.should_stop(1));
         d.answer(1, 8, 1, 1).unwrap();
         assert_eq!((d.done(), d.ranks()[1].outstanding), (5, 0));
+        assert_eq!(d.ranks()[1].spare_answered, 1, "8, not 7 (needed)");
 
         // Waiting items no longer listed are withdrawn; handed-out ones stay.
         let mut d = Dispatcher::gated(6, |_| false, 1);
@@ -488,5 +565,48 @@ mod tests {
         d.answer(0, 3, 1, 1).unwrap();
         assert!(d.all_done(), "2 was withdrawn");
         assert!(d.need(2), "and may be needed again");
+    }
+
+    #[test]
+    fn spare_items_give_way_to_needed_ones_when_no_slot_is_free() {
+        let mut d = Dispatcher::gated(8, |_| false, 2);
+        d.hello(0, "a".into(), 1).unwrap();
+        d.hello(1, "b".into(), 1).unwrap();
+        d.need(0);
+        d.set_spare([5, 6]);
+        assert_eq!(d.assign(0, 1), Some(0));
+        assert_eq!(d.assign(1, 1), Some(5));
+        assert_eq!(d.to_drop(), vec![], "nothing needed waits");
+        // Two needed items wait; rank 0 will be free for one of them once it
+        // answers, so only one spare item is taken back, once.
+        d.need(1);
+        d.need(2);
+        assert_eq!(d.to_drop(), vec![(1, 5)]);
+        assert!(d.is_dropping(5));
+        d.answer(0, 0, 1, 1).unwrap();
+        assert_eq!(d.to_drop(), vec![], "rank 0 is free, 5 is being dropped");
+        let e = d.dropped(0, 5).unwrap_err();
+        assert!(e.contains("not asked"), "{}", e);
+        d.dropped(1, 5).unwrap();
+        assert!(!d.is_dropping(5));
+        assert_eq!(d.ranks()[1].dropped, 1);
+        assert!(d.dropped(1, 5).is_err(), "dropped once");
+        let mut got = vec![d.assign(0, 1).unwrap(), d.assign(1, 1).unwrap()];
+        got.sort_unstable();
+        assert_eq!(got, [1, 2]);
+        // A spare item needed while being dropped waits again as a needed one.
+        d.answer(0, got[0], 1, 1).unwrap();
+        d.set_spare([5]);
+        assert_eq!(d.assign(0, 1), Some(5), "dropped, and spare again");
+        d.need(3);
+        assert_eq!(d.to_drop(), vec![(0, 5)]);
+        assert!(!d.need(5), "handed out");
+        d.dropped(0, 5).unwrap();
+        assert_eq!(d.assign(0, 1), Some(3));
+        d.answer(1, got[1], 1, 1).unwrap();
+        assert_eq!(d.assign(1, 1), Some(5), "needed: it waited in a run");
+        d.answer(0, 3, 1, 1).unwrap();
+        d.answer(1, 5, 1, 1).unwrap();
+        assert!(d.all_done());
     }
 }

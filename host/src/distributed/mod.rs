@@ -101,6 +101,13 @@ pub trait Job: Sync {
     /// nothing, for jobs without spare items.
     fn abandon(&self) {}
 
+    /// Called where spare item `index` is being computed and rank 0 wants its slot
+    /// back for a needed item: the item should return soon with an error (its slot
+    /// is then free, and the item may be dealt again later). A run of `index` that
+    /// starts after the call is not affected. The default does nothing: the item
+    /// runs to its end.
+    fn drop_item(&self, _index: usize) {}
+
     /// Called on rank 0 (or the one process) as each item's result arrives, in the
     /// order they arrive (not for items read from a checkpoint): a place for a line of
     /// progress on standard error.

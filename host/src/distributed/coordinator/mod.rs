@@ -158,11 +158,24 @@ fn coordinate_within<J: Job, T: Transport>(
                 }
                 silent_rank(&mut book, transport, &heard, timeout)?;
                 for f in exec.finished(wait) {
+                    if f.output.is_err() && book.is_dropping(f.index) {
+                        // A spare item given up for a needed one.
+                        book.dropped(0, f.index)?;
+                        continue;
+                    }
                     let out = f.output.map_err(|e| format!("item {}: {}", f.index, e))?;
                     book.answer(0, f.index, out.nodes(), f.busy_ns)?;
                     job.finished(f.index, &out);
                     saver.store(f.index, out);
                     called_for(job, &mut book, &saver, transport)?;
+                }
+                // Needed items wait and every slot is busy: spare items give way.
+                for (rank, index) in book.to_drop() {
+                    if rank == 0 {
+                        job.drop_item(index);
+                    } else {
+                        transport.send(rank, &Message::Drop { index })?;
+                    }
                 }
                 saver.save(false)?;
                 if let Some(label) = job.label() {
@@ -321,8 +334,9 @@ fn on_message<J: Job, T: Transport>(
         Message::Failed { index, error } => {
             return Err(format!("rank {}, item {}: {}", rank, index, error));
         }
+        Message::Dropped { index } => book.dropped(rank, index)?,
         Message::Alive => return Ok(()),
-        Message::Assign { .. } | Message::Stop { .. } => {
+        Message::Assign { .. } | Message::Stop { .. } | Message::Drop { .. } => {
             return Err(format!("rank {} sent rank 0 {:?}", rank, msg));
         }
     }
@@ -382,14 +396,23 @@ fn print_summary(book: &Dispatcher, resumed: usize) {
         crate::errln!("{} items read from the checkpoint", resumed);
     }
     for (rank, b) in book.ranks().iter().enumerate() {
+        let spare = if b.spare_answered + b.dropped > 0 {
+            format!(
+                "; {} of the items spare (not needed), {} spare dropped",
+                b.spare_answered, b.dropped
+            )
+        } else {
+            String::new()
+        };
         crate::errln!(
-            "rank {} on {}: {} items, {} busy, {} at a time, {} nodes",
+            "rank {} on {}: {} items, {} busy, {} at a time, {} nodes{}",
             rank,
             b.host.as_deref().unwrap_or("?"),
             b.items,
             super::secs(b.busy_ns),
             b.slots,
-            b.nodes
+            b.nodes,
+            spare
         );
     }
 }

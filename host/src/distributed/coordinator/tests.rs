@@ -665,3 +665,121 @@ fn a_spare_item_still_running_when_the_needed_ones_are_answered_is_abandoned() {
         vec![Some(1), None, None, None]
     );
 }
+
+/// A gated job whose spare item 3 runs until it is dropped or abandoned: item 0 is
+/// needed first; its result calls for items 1 and 2, which find every slot busy.
+struct Yielding {
+    slots: usize,
+    /// The run of item 3 under way was asked to drop (on this rank).
+    dropping: std::sync::atomic::AtomicBool,
+    /// Item 3 was asked to drop at least once (on this rank).
+    dropped: std::sync::atomic::AtomicBool,
+    abandoned: std::sync::atomic::AtomicBool,
+    /// Item 3 has started (on any rank).
+    spare_started: Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl Yielding {
+    fn new(slots: usize, spare_started: &Arc<std::sync::atomic::AtomicBool>) -> Self {
+        Yielding {
+            slots,
+            dropping: Default::default(),
+            dropped: Default::default(),
+            abandoned: Default::default(),
+            spare_started: Arc::clone(spare_started),
+        }
+    }
+}
+
+impl Job for Yielding {
+    type Output = u64;
+    fn fingerprint(&self) -> String {
+        "yielding".into()
+    }
+    fn items(&self) -> usize {
+        4
+    }
+    fn slots(&self) -> usize {
+        self.slots
+    }
+    fn run(&self, index: usize) -> Result<u64, String> {
+        use std::sync::atomic::Ordering::Relaxed;
+        let t = Instant::now();
+        let until = |flag: &dyn Fn() -> bool| {
+            while !flag() && t.elapsed() < Duration::from_secs(30) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        };
+        match index {
+            3 => {
+                // Dropped once, it may be dealt again as spare: a new run.
+                self.dropping.store(false, Relaxed);
+                self.spare_started.store(true, Relaxed);
+                until(&|| self.dropping.load(Relaxed) || self.abandoned.load(Relaxed));
+                if self.dropping.load(Relaxed) || self.abandoned.load(Relaxed) {
+                    return Err("given up".into());
+                }
+                Ok(30)
+            }
+            0 => {
+                until(&|| self.spare_started.load(Relaxed));
+                Ok(1)
+            }
+            _ => Ok(10 * index as u64),
+        }
+    }
+    fn needed(&self, results: &[Option<u64>]) -> Option<Vec<usize>> {
+        Some(if results[0].is_some() {
+            vec![0, 1, 2]
+        } else {
+            vec![0]
+        })
+    }
+    fn spare(&self, _results: &[Option<u64>]) -> Vec<usize> {
+        vec![3]
+    }
+    fn abandon(&self) {
+        self.abandoned
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+    fn drop_item(&self, index: usize) {
+        assert_eq!(index, 3, "only the spare item is dropped");
+        self.dropping
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+        self.dropped
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+    fn ahead(&self) -> usize {
+        0
+    }
+    fn label(&self) -> Option<&str> {
+        None
+    }
+}
+
+#[test]
+fn a_spare_item_gives_its_slot_to_a_needed_one() {
+    use std::sync::atomic::Ordering::Relaxed;
+    let want = vec![Some(1), Some(10), Some(20), None];
+    // One process, two slots: the spare item takes the second.
+    let started = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let alone = Yielding::new(2, &started);
+    assert_eq!(run_local(&alone, &Options::default()).unwrap(), want);
+    assert!(alone.dropped.load(Relaxed), "dropped for item 1 or 2");
+    // Two ranks of one slot: rank 1 holds the spare item and is asked to drop it.
+    let started = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let (zero_job, one_job) = (Yielding::new(1, &started), Yielding::new(1, &started));
+    let options = Options::default();
+    let mut ranks = channels(2);
+    let mut zero = ranks.remove(0);
+    let out = std::thread::scope(|s| {
+        for mut t in ranks {
+            let (job, options) = (&one_job, &options);
+            s.spawn(move || work(job, options, &mut t, "h1".into()).unwrap());
+        }
+        coordinate(&zero_job, &options, &mut zero, "h0".into(), false).unwrap()
+    });
+    assert_eq!(out, want);
+    assert!(one_job.dropped.load(Relaxed), "rank 1 was asked to drop it");
+    assert!(!zero_job.dropped.load(Relaxed));
+}

@@ -30,6 +30,9 @@ pub fn work<J: Job, T: Transport>(
     std::thread::scope(|scope| {
         let mut exec = Executor::start(scope, job);
         let mut stop: Option<bool> = None;
+        // Items given and not answered yet, and those rank 0 asked to drop.
+        let mut held = std::collections::HashSet::new();
+        let mut dropping = std::collections::HashSet::new();
         loop {
             if last_sent.elapsed() >= ALIVE_EVERY {
                 transport.send(0, &Message::Alive)?;
@@ -40,7 +43,14 @@ pub fn work<J: Job, T: Transport>(
                     Message::decode(t, &bytes).map_err(|e| format!("rank {} sent {}", from, e))?;
                 match msg {
                     Message::Assign { index } if index < job.items() && stop.is_none() => {
+                        held.insert(index);
                         exec.submit(index)
+                    }
+                    Message::Drop { index } => {
+                        // One already answered needs nothing: its answer is on its way.
+                        if held.contains(&index) && dropping.insert(index) {
+                            job.drop_item(index);
+                        }
                     }
                     Message::Stop { abort } => {
                         stop = Some(abort);
@@ -61,11 +71,14 @@ pub fn work<J: Job, T: Transport>(
                 _ => {}
             }
             for f in exec.finished(POLL) {
+                held.remove(&f.index);
+                let dropped = dropping.remove(&f.index);
                 if stop.is_some() {
                     // An abandoned spare item: rank 0 has what it needs.
                     continue;
                 }
                 let msg = match f.output {
+                    Err(_) if dropped => Message::Dropped { index: f.index },
                     Ok(out) => Message::Done {
                         index: f.index,
                         busy_ns: f.busy_ns,

@@ -7,9 +7,9 @@
 //! Every first move's exact value is needed. A position's exact value, for the
 //! mover before it, is settled from its replies (valued for its own mover):
 //! 1. its most promising reply by a shallow estimate (at most 12 plies, on rank 0)
-//!    is settled first, split the
-//!    same way in turn while it is fewer than `PLY_KALAH_SPLIT_PLIES` plies below
-//!    the root (default [`DEFAULT_SPLIT_PLIES`]), else solved whole as one item
+//!    is settled first, split the same way in turn while it is fewer than
+//!    `PLY_KALAH_SPLIT_PLIES` plies below the root (by default
+//!    [`default_split_plies`] of the workers), else solved whole as one item
 //!    ([`Item::Exact`]): the position is worth at least its value `b`;
 //! 2. every other reply is then tested against `b` ([`Item::Above`]): solved
 //!    exactly if it is worth more than `b`, else only bounded (at most `b`), which
@@ -57,10 +57,21 @@ use crate::games::{SolveOptions, SolveOutput};
 /// The deepest estimate that picks a split position's most promising reply.
 const ELDEST_PLIES: u32 = 12;
 
-/// The plies split by default: on this project's 2-core machine 2 ranks solved
-/// Kalah(6,4) fastest so (docs/mpi.md); deeper splits make the largest item
-/// smaller, for runs with more ranks than first moves.
-pub(super) const DEFAULT_SPLIT_PLIES: usize = 2;
+/// The plies split when `PLY_KALAH_SPLIT_PLIES` does not say, for `workers` slots
+/// in all (ranks × threads). A solve on `W` workers takes at least the larger of
+/// its nodes ÷ `W` and its largest item; for Kalah(6,4) (docs/mpi.md, "Splitting
+/// below the first moves") a 2-ply split has the fewest nodes (146.8 M, largest
+/// item 56.0 M), a 3-ply split 170.1 M with items of at most 23.5 M, a 4-ply split
+/// 174.0 M and 23.0 M. So: 2 plies up to 3 workers (2 ranks were fastest so on this
+/// project's 2-core machine), 3 from 4 workers, 4 from 16 (where bigger boards'
+/// largest items weigh most).
+pub(super) fn default_split_plies(workers: usize) -> usize {
+    match workers {
+        0..=3 => 2,
+        4..=15 => 3,
+        _ => 4,
+    }
+}
 
 /// Where a position stands, from the results so far.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -84,17 +95,27 @@ struct Replies<'a> {
     eldest: Mutex<std::collections::HashMap<Path, (usize, Option<i32>)>>,
     /// Set by [`Job::abandon`]: items under way stop, none starts.
     abandoned: AtomicBool,
+    /// Spare items under way that rank 0 wants dropped ([`Job::drop_item`]).
+    dropping: Mutex<std::collections::HashSet<usize>>,
     /// The results as they arrive on rank 0, and which first moves were reported.
     seen: Mutex<(Vec<Option<ReplyBounds>>, Vec<bool>)>,
 }
 
 impl<'a> Replies<'a> {
-    fn new(root: &'a Kalah, memory: &'a Memory, env: &'a crate::settings::Environment) -> Self {
+    /// The job for `ranks` ranks of `memory.threads` threads each.
+    fn new(
+        root: &'a Kalah,
+        memory: &'a Memory,
+        env: &'a crate::settings::Environment,
+        ranks: usize,
+    ) -> Self {
+        let workers = ranks.max(1) * memory.threads.max(1);
         Self::split(
             root,
             memory,
             env,
-            env.split_plies.unwrap_or(DEFAULT_SPLIT_PLIES),
+            env.split_plies
+                .unwrap_or_else(|| default_split_plies(workers)),
         )
     }
 
@@ -120,6 +141,7 @@ impl<'a> Replies<'a> {
             start: std::time::Instant::now(),
             eldest: Mutex::new(std::collections::HashMap::new()),
             abandoned: AtomicBool::new(false),
+            dropping: Mutex::new(std::collections::HashSet::new()),
             seen: Mutex::new((
                 vec![None; layout.items()],
                 vec![false; root.legal_moves().len()],
@@ -303,8 +325,8 @@ impl<'a> Replies<'a> {
         );
     }
 
-    /// Solves the item on this thread.
-    fn compute(&self, item: Item) -> Result<ReplyBounds, String> {
+    /// Solves the item (number `index`) on this thread.
+    fn compute(&self, index: usize, item: Item) -> Result<ReplyBounds, String> {
         let path = item.path();
         let (before, g) = self
             .position(&path)
@@ -320,22 +342,27 @@ impl<'a> Replies<'a> {
         }
         let g = &g;
         let span = self.layout.span;
-        if self.abandoned.load(Ordering::Relaxed) {
-            return Err("abandoned: the run is over".into());
+        let stop = || Abandon {
+            all: &self.abandoned,
+            dropping: &self.dropping,
+            index,
+        };
+        if stop().should_stop() {
+            return Err("abandoned: the run is over or the slot is wanted".into());
         }
         let mut solver = self.memory.solver(self.root)?;
         let stopped = |e: ply_core::games::kalah::solver::Interrupted| e.to_string();
         // Bounds for `g`'s own mover, searched from `guess` to the exact value.
         let mut exact = |lo: i32, hi: i32, guess: i32| {
             solver
-                .solve_bounded(g, lo, hi, guess, u64::MAX, &mut Abandon(&self.abandoned))
+                .solve_bounded(g, lo, hi, guess, u64::MAX, &mut stop())
                 .map_err(stopped)
         };
         let (lo, hi) = match item {
             Item::Exact(_) => {
                 let mut guesser = self.memory.solver(self.root)?;
                 let guess = guesser
-                    .estimate(g, self.guess_plies(g), 0, &mut Abandon(&self.abandoned))
+                    .estimate(g, self.guess_plies(g), 0, &mut stop())
                     .map_err(stopped)?;
                 exact(-span, span, guess)?
             }
@@ -347,7 +374,7 @@ impl<'a> Replies<'a> {
                 let beta = if same { bound + 1 } else { -bound };
                 let mut tester = self.memory.solver(self.root)?;
                 let (lo, hi) = tester
-                    .test(g, -span, span, beta, &mut Abandon(&self.abandoned))
+                    .test(g, -span, span, beta, &mut stop())
                     .map_err(stopped)?;
                 let nodes = tester.nodes();
                 let (clo, chi) = bounds_for_player(g, mover, (lo, hi));
@@ -383,7 +410,7 @@ impl Job for Replies<'_> {
 
     fn fingerprint(&self) -> String {
         format!(
-            "{}; split {} plies down along each position's most promising reply, the \
+            "{}; split {} plies (PLY_KALAH_SPLIT_PLIES) down along each position's most promising reply, the \
              other replies tested against its value (spare: against its estimate)",
             checkpoint::fingerprint(self.root, u64::MAX),
             self.layout.depth
@@ -404,7 +431,13 @@ impl Job for Replies<'_> {
             .layout
             .item(index)
             .ok_or_else(|| format!("no item {}", index))?;
-        self.compute(item)
+        // A drop asked for while an earlier run of the item was ending is not
+        // this run's.
+        let dropping = || self.dropping.lock().unwrap_or_else(|e| e.into_inner());
+        dropping().remove(&index);
+        let out = self.compute(index, item);
+        dropping().remove(&index);
+        out
     }
 
     fn needed(&self, results: &[Option<ReplyBounds>]) -> Option<Vec<usize>> {
@@ -435,6 +468,13 @@ impl Job for Replies<'_> {
 
     fn abandon(&self) {
         self.abandoned.store(true, Ordering::Relaxed);
+    }
+
+    fn drop_item(&self, index: usize) {
+        self.dropping
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(index);
     }
 
     fn ahead(&self) -> usize {
@@ -490,12 +530,22 @@ impl Job for Replies<'_> {
     }
 }
 
-/// A control that stops a solve once the run is over ([`Job::abandon`]).
-struct Abandon<'a>(&'a AtomicBool);
+/// A control that stops an item's solve once the run is over ([`Job::abandon`]) or
+/// rank 0 wants its slot back ([`Job::drop_item`]).
+struct Abandon<'a> {
+    all: &'a AtomicBool,
+    dropping: &'a Mutex<std::collections::HashSet<usize>>,
+    index: usize,
+}
 
 impl SolveControl for Abandon<'_> {
     fn should_stop(&mut self) -> bool {
-        self.0.load(Ordering::Relaxed)
+        self.all.load(Ordering::Relaxed)
+            || self
+                .dropping
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .contains(&self.index)
     }
 }
 
@@ -521,7 +571,20 @@ pub(super) fn solve(
     }
     let memory = Memory::prepare(game, &env, progress)?;
     let t1 = std::time::Instant::now();
-    let job = Replies::new(game, &memory, &env);
+    let ranks = crate::distributed::launch()
+        .and_then(|l| l.size)
+        .unwrap_or(1);
+    let job = Replies::new(game, &memory, &env, ranks);
+    if !crate::distributed::other_rank() {
+        crate::errln!(
+            "split {} plies down ({}; PLY_KALAH_SPLIT_PLIES chooses)",
+            job.layout.depth,
+            match env.split_plies {
+                Some(_) => "as PLY_KALAH_SPLIT_PLIES says".to_string(),
+                None => format!("for {} ranks of {} threads", ranks, memory.threads.max(1)),
+            }
+        );
+    }
     let distributed = Options {
         checkpoint: options.checkpoint.clone(),
         resume: options.resume,

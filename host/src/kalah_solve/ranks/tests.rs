@@ -43,6 +43,25 @@ fn reply_bounds_round_trip_and_refuse_impossible_words() {
 }
 
 #[test]
+fn the_split_deepens_with_the_workers_and_the_setting_wins() {
+    let depths: Vec<usize> = [1, 2, 3, 4, 8, 15, 16, 64]
+        .iter()
+        .map(|&w| default_split_plies(w))
+        .collect();
+    assert_eq!(depths, [2, 2, 2, 3, 3, 3, 4, 4]);
+    let game = Kalah::new(KalahRules::new(4, 3).unwrap());
+    let mem = memory(4);
+    let env = crate::settings::Environment::default();
+    assert_eq!(Replies::new(&game, &mem, &env, 1).layout.depth, 3);
+    assert_eq!(Replies::new(&game, &mem, &env, 4).layout.depth, 4);
+    let set = crate::settings::Environment {
+        split_plies: Some(1),
+        ..Default::default()
+    };
+    assert_eq!(Replies::new(&game, &mem, &set, 4).layout.depth, 1);
+}
+
+#[test]
 fn every_item_has_one_number() {
     let l = Layout {
         pits: 3,
