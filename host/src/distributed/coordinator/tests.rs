@@ -565,84 +565,12 @@ fn a_gated_job_computes_the_items_its_results_call_for_on_one_and_three_ranks() 
     let _ = std::fs::remove_dir_all(dir);
 }
 
-/// A gated job with a spare item that runs until the job abandons it: item 0 is
-/// needed, item 3 is spare, and item 0 answers after item 3 has started (on any
-/// rank: the ranks share that flag, each has its own `abandoned`).
-#[derive(Default)]
-struct Sparing {
-    abandoned: std::sync::atomic::AtomicBool,
-    spare_started: Arc<std::sync::atomic::AtomicBool>,
-}
-
-impl Job for Sparing {
-    type Output = u64;
-    fn fingerprint(&self) -> String {
-        "sparing".into()
-    }
-    fn items(&self) -> usize {
-        4
-    }
-    fn slots(&self) -> usize {
-        1
-    }
-    fn run(&self, index: usize) -> Result<u64, String> {
-        use std::sync::atomic::Ordering::Relaxed;
-        let waited = Instant::now();
-        if index == 3 {
-            self.spare_started.store(true, Relaxed);
-            // Until abandoned; a run that never abandons it keeps its result.
-            while !self.abandoned.load(Relaxed) && waited.elapsed() < Duration::from_secs(30) {
-                std::thread::sleep(Duration::from_millis(1));
-            }
-            if self.abandoned.load(Relaxed) {
-                return Err("abandoned".into());
-            }
-            return Ok(7);
-        }
-        // The needed item waits for the spare one to start (on another slot).
-        while !self.spare_started.load(Relaxed) && waited.elapsed() < Duration::from_secs(30) {
-            std::thread::sleep(Duration::from_millis(1));
-        }
-        Ok(1)
-    }
-    fn needed(&self, _results: &[Option<u64>]) -> Option<Vec<usize>> {
-        Some(vec![0])
-    }
-    fn spare(&self, _results: &[Option<u64>]) -> Vec<usize> {
-        vec![3]
-    }
-    fn abandon(&self) {
-        self.abandoned
-            .store(true, std::sync::atomic::Ordering::Relaxed);
-    }
-    fn ahead(&self) -> usize {
-        0
-    }
-    fn label(&self) -> Option<&str> {
-        None
-    }
-}
-
 #[test]
 fn a_spare_item_still_running_when_the_needed_ones_are_answered_is_abandoned() {
     use std::sync::atomic::Ordering::Relaxed;
     // Two ranks of one slot: rank 0 takes the needed item at the top of its loop,
     // rank 1 the spare one once it says hello. Rank 1 abandons it when told to stop.
-    let job = Sparing::default();
-    let other = Sparing {
-        spare_started: Arc::clone(&job.spare_started),
-        ..Sparing::default()
-    };
-    let options = Options::default();
-    let mut ranks = channels(2);
-    let mut zero = ranks.remove(0);
-    let out = std::thread::scope(|s| {
-        for mut t in ranks {
-            let (other, options) = (&other, &options);
-            s.spawn(move || work(other, options, &mut t, "h1".into()).unwrap());
-        }
-        coordinate(&job, &options, &mut zero, "h0".into(), false).unwrap()
-    });
+    let (out, job, other) = yielding_on_two_ranks(false);
     assert_eq!(
         out,
         vec![Some(1), None, None, None],
@@ -658,8 +586,8 @@ fn a_spare_item_still_running_when_the_needed_ones_are_answered_is_abandoned() {
         "rank 0 abandons at the end too"
     );
     // In one process the spare item waits: one slot, the needed item first.
-    let alone = Sparing::default();
-    alone.spare_started.store(true, Relaxed);
+    let started = Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let alone = Yielding::new(1, &started, false);
     assert_eq!(
         run_local(&alone, &Options::default()).unwrap(),
         vec![Some(1), None, None, None]
@@ -667,9 +595,11 @@ fn a_spare_item_still_running_when_the_needed_ones_are_answered_is_abandoned() {
 }
 
 /// A gated job whose spare item 3 runs until it is dropped or abandoned: item 0 is
-/// needed first; its result calls for items 1 and 2, which find every slot busy.
+/// needed first and answers once item 3 has started; with `more` its result calls
+/// for items 1 and 2, which find every slot busy.
 struct Yielding {
     slots: usize,
+    more: bool,
     /// The run of item 3 under way was asked to drop (on this rank).
     dropping: std::sync::atomic::AtomicBool,
     /// Item 3 was asked to drop at least once (on this rank).
@@ -680,9 +610,10 @@ struct Yielding {
 }
 
 impl Yielding {
-    fn new(slots: usize, spare_started: &Arc<std::sync::atomic::AtomicBool>) -> Self {
+    fn new(slots: usize, spare_started: &Arc<std::sync::atomic::AtomicBool>, more: bool) -> Self {
         Yielding {
             slots,
+            more,
             dropping: Default::default(),
             dropped: Default::default(),
             abandoned: Default::default(),
@@ -729,7 +660,7 @@ impl Job for Yielding {
         }
     }
     fn needed(&self, results: &[Option<u64>]) -> Option<Vec<usize>> {
-        Some(if results[0].is_some() {
+        Some(if self.more && results[0].is_some() {
             vec![0, 1, 2]
         } else {
             vec![0]
@@ -763,12 +694,25 @@ fn a_spare_item_gives_its_slot_to_a_needed_one() {
     let want = vec![Some(1), Some(10), Some(20), None];
     // One process, two slots: the spare item takes the second.
     let started = Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let alone = Yielding::new(2, &started);
+    let alone = Yielding::new(2, &started, true);
     assert_eq!(run_local(&alone, &Options::default()).unwrap(), want);
     assert!(alone.dropped.load(Relaxed), "dropped for item 1 or 2");
     // Two ranks of one slot: rank 1 holds the spare item and is asked to drop it.
+    let (out, zero_job, one_job) = yielding_on_two_ranks(true);
+    assert_eq!(out, want);
+    assert!(one_job.dropped.load(Relaxed), "rank 1 was asked to drop it");
+    assert!(!zero_job.dropped.load(Relaxed));
+}
+
+/// [`Yielding`] on two ranks of one slot over channels: the results, and rank 0's and
+/// rank 1's jobs. Rank 0 takes the needed item at the top of its loop, rank 1 the
+/// spare one once it says hello.
+fn yielding_on_two_ranks(more: bool) -> (Vec<Option<u64>>, Yielding, Yielding) {
     let started = Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let (zero_job, one_job) = (Yielding::new(1, &started), Yielding::new(1, &started));
+    let (zero_job, one_job) = (
+        Yielding::new(1, &started, more),
+        Yielding::new(1, &started, more),
+    );
     let options = Options::default();
     let mut ranks = channels(2);
     let mut zero = ranks.remove(0);
@@ -779,7 +723,5 @@ fn a_spare_item_gives_its_slot_to_a_needed_one() {
         }
         coordinate(&zero_job, &options, &mut zero, "h0".into(), false).unwrap()
     });
-    assert_eq!(out, want);
-    assert!(one_job.dropped.load(Relaxed), "rank 1 was asked to drop it");
-    assert!(!zero_job.dropped.load(Relaxed));
+    (out, zero_job, one_job)
 }
