@@ -78,11 +78,55 @@ macro_rules! outln {
 }
 
 /// Like `eprintln!`, but a failed write to standard error is ignored (there is no
-/// better place left to report it), never a panic.
+/// better place left to report it), never a panic; and the line goes out in one
+/// write, its newline included: standard error is unbuffered, and a line written in
+/// pieces can be cut by another process's output into the same pipe (an MPI
+/// launcher's abort banner after rank 0's last error line).
 #[macro_export]
 macro_rules! errln {
     ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($arg)*);
+        let _ = $crate::output::line_to(&mut std::io::stderr(), format_args!($($arg)*));
     }};
+}
+
+/// Writes `args` and a newline to `to` in one `write_all` (one write where `to` is
+/// unbuffered, as standard error is): the line of [`errln!`].
+pub fn line_to(to: &mut impl Write, args: fmt::Arguments<'_>) -> std::io::Result<()> {
+    let mut line = fmt::format(args);
+    line.push('\n');
+    to.write_all(line.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Records each call of `write`.
+    #[derive(Default)]
+    struct Calls(Vec<Vec<u8>>);
+
+    impl Write for Calls {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.push(buf.to_vec());
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn an_error_line_goes_out_in_one_write_with_its_newline() {
+        let mut to = Calls::default();
+        let (rank, what) = (1, "has sent nothing");
+        line_to(
+            &mut to,
+            format_args!("error: rank {} {}: {}", rank, what, 2.5),
+        )
+        .unwrap();
+        assert_eq!(
+            to.0,
+            vec![b"error: rank 1 has sent nothing: 2.5\n".to_vec()]
+        );
+    }
 }
