@@ -11,11 +11,14 @@
 # processes (user + system: the work plus what MPI costs, whatever else the machine
 # runs), and the load average (1 minute) at the start and the end of the job. Every
 # result is checked against the one-process result (perft: the count; solve: the
-# value and every move's value).
+# value and every move's value). With SPLITS, each solve runs on each rank count once
+# per Kalah split depth in SPLITS (PLY_KALAH_SPLIT_PLIES; without it, the default
+# for the number of ranks).
 #
 #   scripts/mpi-bench.sh                              perft 13, ranks 1, 2, 4, 3 runs
 #   DEPTHS="15 16" SOLVES="kalah:6x4" RANKS="1 2 4" RUNS=1 scripts/mpi-bench.sh
 #   DEPTHS="" SOLVES="kalah:6x4 kalah:6x4:empty-capture" scripts/mpi-bench.sh
+#   DEPTHS="" SOLVES="kalah:6x4" RANKS="4 16" SPLITS="2 3 4" RUNS=1 scripts/mpi-bench.sh
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -23,6 +26,7 @@ depths="${DEPTHS-13}"
 solves="${SOLVES:-}"
 ranks="${RANKS:-1 2 4}"
 runs="${RUNS:-3}"
+splits="${SPLITS:-}"
 game="${GAME:-checkers}"
 
 bash scripts/setup-mpi.sh
@@ -53,22 +57,32 @@ for g in $solves; do
 done
 for job in "${jobs[@]}"; do
     read -r kind arg <<<"$job"
-    configs=(0 $ranks) # 0: one process without MPI
+    # 0: one process without MPI; R: R ranks; R:S: R ranks splitting S plies.
+    configs=(0)
+    for r in $ranks; do
+        if [[ $kind == solve && -n "$splits" ]]; then
+            for sp in $splits; do configs+=("$r:$sp"); done
+        else
+            configs+=("$r")
+        fi
+    done
     declare -A times=() cpu=()
     want=""
     load0=$(cut -d' ' -f1 /proc/loadavg)
     for ((i = 0; i < runs; i++)); do
-        for r in "${configs[@]}"; do
+        for c in "${configs[@]}"; do
+            r=${c%%:*}
             if [[ $kind == perft ]]; then
                 cmd=("$ply" perft "$game" "$arg" --threads 1)
             else
                 cmd=("$ply" solve "$arg")
             fi
             ((r > 0)) && cmd=(mpirun -np "$r" --oversubscribe -x PLY_THREADS "${cmd[@]}")
+            [[ $c == *:* ]] && cmd=(env PLY_KALAH_SPLIT_PLIES="${c#*:}" "${cmd[@]}")
             t0=$(date +%s%N)
             /usr/bin/time -f "%U %S" -o "$out.cpu" "${cmd[@]}" >"$out" 2>"$out.err" || true
             t1=$(date +%s%N)
-            cpu[$r]+="$(awk '{ printf "%d", ($1 + $2) * 1000 }' "$out.cpu" | tail -n 1) "
+            cpu[$c]+="$(awk '{ printf "%d", ($1 + $2) * 1000 }' "$out.cpu" | tail -n 1) "
             if [[ $kind == perft ]]; then
                 result=$(head -n 1 "$out")
             else
@@ -77,25 +91,27 @@ for job in "${jobs[@]}"; do
             fi
             [[ -z "$want" ]] && want=$result
             if [[ -z "$result" || "$result" != "$want" ]]; then
-                echo "$job on $r ranks gave '$result', not '$want'" >&2
+                echo "$job on $c ranks gave '$result', not '$want'" >&2
                 cat "$out.err" >&2
                 exit 1
             fi
-            times[$r]+="$(((t1 - t0) / 1000000)) "
+            times[$c]+="$(((t1 - t0) / 1000000)) "
         done
     done
     load1=$(cut -d' ' -f1 /proc/loadavg)
     base=""
-    for r in "${configs[@]}"; do
-        mapfile -t sorted < <(printf '%s\n' ${times[$r]} | sort -n)
+    for c in "${configs[@]}"; do
+        r=${c%%:*}
+        mapfile -t sorted < <(printf '%s\n' ${times[$c]} | sort -n)
         mid=${sorted[$((runs / 2))]}
-        mapfile -t cpus < <(printf '%s\n' ${cpu[$r]} | sort -n)
+        mapfile -t cpus < <(printf '%s\n' ${cpu[$c]} | sort -n)
         [[ -z "$base" ]] && base=$mid
         if ((r == 0)); then
             label="1 process, 1 thread (no MPI)"
         else
             label="$r rank$([[ $r == 1 ]] || echo s) × 1 thread"
             ((r > $(nproc))) && label+=", oversubscribed"
+            [[ $c == *:* ]] && label+=", split ${c#*:}"
         fi
         shown=$want
         [[ $kind == perft ]] && shown="$want leaves" || shown=$(echo "$want" | cut -d' ' -f1-2)

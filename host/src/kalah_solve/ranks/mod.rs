@@ -576,12 +576,18 @@ pub(super) fn solve(
         .unwrap_or(1);
     let job = Replies::new(game, &memory, &env, ranks);
     if !crate::distributed::other_rank() {
+        let depth = job.layout.depth;
         crate::errln!(
-            "split {} plies down ({}; PLY_KALAH_SPLIT_PLIES chooses)",
-            job.layout.depth,
+            "split {} {} down ({})",
+            depth,
+            if depth == 1 { "ply" } else { "plies" },
             match env.split_plies {
-                Some(_) => "as PLY_KALAH_SPLIT_PLIES says".to_string(),
-                None => format!("for {} ranks of {} threads", ranks, memory.threads.max(1)),
+                Some(_) => "PLY_KALAH_SPLIT_PLIES".to_string(),
+                None => format!(
+                    "the default for {} ranks × {} threads; PLY_KALAH_SPLIT_PLIES chooses",
+                    ranks,
+                    memory.threads.max(1)
+                ),
             }
         );
     }
