@@ -77,6 +77,8 @@ pub struct Dispatcher {
     as_spare: Vec<bool>,
     /// Whether its rank was asked to drop it.
     dropping: Vec<bool>,
+    /// How many items are being dropped.
+    dropping_count: usize,
     /// The spare items as they were handed out, latest last.
     spare_dealt: Vec<usize>,
     ranks: Vec<RankBook>,
@@ -126,6 +128,7 @@ impl Dispatcher {
             spare: VecDeque::new(),
             as_spare: vec![false; items],
             dropping: vec![false; items],
+            dropping_count: 0,
             spare_dealt: Vec::new(),
             ranks: vec![RankBook::default(); ranks.max(1)],
         }
@@ -148,13 +151,18 @@ impl Dispatcher {
         if self.place.get(index) != Some(&Place::Unneeded) {
             return false;
         }
-        self.place[index] = Place::Waiting;
         self.open += 1;
+        self.wait(index);
+        true
+    }
+
+    /// Puts item `index` in the shortest run (counting what each rank holds).
+    fn wait(&mut self, index: usize) {
+        self.place[index] = Place::Waiting;
         let shortest = (0..self.waiting.len())
             .min_by_key(|&r| self.waiting[r].len() + self.ranks[r].outstanding)
             .unwrap_or(0);
         self.waiting[shortest].push_back(index);
-        true
     }
 
     /// Withdraws the waiting items for which `keep` is false: they are not needed
@@ -193,6 +201,11 @@ impl Dispatcher {
     /// wait beyond the free slots of the ranks (less those being dropped already),
     /// the latest handed out first. Each is marked as being dropped.
     pub fn to_drop(&mut self) -> Vec<(usize, usize)> {
+        // Rank 0 asks on every turn of its loop: without spare items out, at once.
+        if self.ranks.iter().all(|b| b.spare_out == 0) {
+            self.spare_dealt.clear();
+            return Vec::new();
+        }
         let waiting: usize = self.waiting.iter().map(VecDeque::len).sum();
         let free: usize = self
             .ranks
@@ -200,8 +213,9 @@ impl Dispatcher {
             .filter(|b| b.host.is_some() && !b.stopped)
             .map(|b| b.slots.saturating_sub(b.outstanding))
             .sum();
-        let dropping = self.dropping.iter().filter(|&&d| d).count();
-        let mut want = waiting.saturating_sub(free).saturating_sub(dropping);
+        let mut want = waiting
+            .saturating_sub(free)
+            .saturating_sub(self.dropping_count);
         let mut out = Vec::new();
         while want > 0 {
             let Some(i) = self.spare_dealt.pop() else {
@@ -211,6 +225,7 @@ impl Dispatcher {
                 (self.place[i], self.as_spare[i], self.dropping[i])
             {
                 self.dropping[i] = true;
+                self.dropping_count += 1;
                 out.push((rank, i));
                 want -= 1;
             }
@@ -233,6 +248,7 @@ impl Dispatcher {
             ));
         }
         self.dropping[index] = false;
+        self.dropping_count -= 1;
         let spare = std::mem::take(&mut self.as_spare[index]);
         let book = self.book(rank)?;
         book.outstanding -= 1;
@@ -241,11 +257,7 @@ impl Dispatcher {
         if spare {
             self.place[index] = Place::Unneeded;
         } else {
-            self.place[index] = Place::Waiting;
-            let shortest = (0..self.waiting.len())
-                .min_by_key(|&r| self.waiting[r].len() + self.ranks[r].outstanding)
-                .unwrap_or(0);
-            self.waiting[shortest].push_back(index);
+            self.wait(index);
         }
         Ok(())
     }
@@ -295,10 +307,12 @@ impl Dispatcher {
         if book.stopped || book.outstanding >= limit {
             return None;
         }
-        let longest = (0..self.waiting.len()).max_by_key(|&r| self.waiting[r].len());
         let i = match self.waiting[rank].pop_front() {
             Some(i) => i,
-            None => match longest.and_then(|r| self.waiting[r].pop_back()) {
+            None => match (0..self.waiting.len())
+                .max_by_key(|&r| self.waiting[r].len())
+                .and_then(|r| self.waiting[r].pop_back())
+            {
                 Some(i) => i,
                 None => {
                     let i = self.spare.pop_front()?;
@@ -348,7 +362,7 @@ impl Dispatcher {
         }
         self.place[index] = Place::Done;
         self.done += 1;
-        self.dropping[index] = false;
+        self.dropping_count -= usize::from(std::mem::take(&mut self.dropping[index]));
         let spare = std::mem::take(&mut self.as_spare[index]);
         if !spare {
             self.open -= 1;
