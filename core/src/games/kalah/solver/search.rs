@@ -246,7 +246,8 @@ impl<T: SolverTable> KalahSolver<'_, T> {
 
         // Settle the moves whose value is known without a search (game over, a child
         // in the endgame tables, a child whose table bounds refute the window: the
-        // enhanced transposition cutoff) and order the others.
+        // enhanced transposition cutoff; or show that it cannot raise alpha) and
+        // order the others.
         let mut sown = [EMPTY_SOWN; 8];
         let mut keys = [0i64; 8];
         let mut known = [None::<i32>; 8];
@@ -284,6 +285,10 @@ impl<T: SolverTable> KalahSolver<'_, T> {
                             };
                             if vlo == vhi || vlo >= beta {
                                 value = Some(vlo);
+                            } else if vhi <= alpha {
+                                // It cannot raise alpha: its upper bound stands for
+                                // it (fail-soft), and it needs no search.
+                                value = Some(vhi);
                             }
                         }
                     }
