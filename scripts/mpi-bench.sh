@@ -19,6 +19,10 @@
 #   DEPTHS="15 16" SOLVES="kalah:6x4" RANKS="1 2 4" RUNS=1 scripts/mpi-bench.sh
 #   DEPTHS="" SOLVES="kalah:6x4 kalah:6x4:empty-capture" scripts/mpi-bench.sh
 #   DEPTHS="" SOLVES="kalah:6x4" RANKS="4 16" SPLITS="2 3 4" RUNS=1 scripts/mpi-bench.sh
+#
+# With PLY_BUNDLE=DIR (a folder made by scripts/mpi-bundle.sh) it runs the bundled
+# ply and mpirun and installs and builds nothing: for a machine without Rust,
+# OpenMPI or a network.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -29,10 +33,17 @@ runs="${RUNS:-3}"
 splits="${SPLITS:-}"
 game="${GAME:-checkers}"
 
-bash scripts/setup-mpi.sh
-command -v /usr/bin/time >/dev/null || { echo "mpi-bench: needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
-cargo build --release --locked -p ply-host --features mpi --bin ply
-ply="$root/target/release/ply"
+if [[ -n "${PLY_BUNDLE:-}" ]]; then
+    [[ -f "$PLY_BUNDLE/env.sh" ]] ||
+        { echo "mpi-bench: PLY_BUNDLE=$PLY_BUNDLE is not a folder made by scripts/mpi-bundle.sh (no env.sh)" >&2; exit 1; }
+    # shellcheck source=/dev/null
+    source "$PLY_BUNDLE/env.sh"
+    ply="$(cd "$PLY_BUNDLE" && pwd)/bin/ply"
+else
+    bash scripts/setup-mpi.sh
+    cargo build --release --locked -p ply-host --features mpi --bin ply
+    ply="$root/target/release/ply"
+fi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
 export OMPI_MCA_btl_base_warn_component_unused=0
@@ -80,7 +91,8 @@ for job in "${jobs[@]}"; do
             ((r > 0)) && cmd=(mpirun -np "$r" --oversubscribe -x PLY_THREADS "${cmd[@]}")
             [[ $c == *:* ]] && cmd=(env PLY_KALAH_SPLIT_PLIES="${c#*:}" "${cmd[@]}")
             t0=$(date +%s%N)
-            /usr/bin/time -f "%U %S" -o "$out.cpu" "${cmd[@]}" >"$out" 2>"$out.err" || true
+            # Bash's own clock: the CPU time of every process the command started.
+            { TIMEFORMAT="%U %S"; time "${cmd[@]}" >"$out" 2>"$out.err" || true; } 2>"$out.cpu"
             t1=$(date +%s%N)
             cpu[$c]+="$(awk '{ printf "%d", ($1 + $2) * 1000 }' "$out.cpu" | tail -n 1) "
             if [[ $kind == perft ]]; then
