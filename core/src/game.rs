@@ -151,6 +151,15 @@ pub trait Game: Copy + Eq + fmt::Debug + fmt::Display + Sized {
     /// state) and returns the new state. The fast path of search: it does not check.
     fn play_unchecked(&self, mv: Self::Move) -> Self;
 
+    /// The number of legal moves after `mv` (legal here):
+    /// `self.play_unchecked(mv).count_moves()`, which a game may compute without
+    /// the parts of the new state that counting does not read (a hash). Perft
+    /// counts its last two plies with it.
+    #[inline]
+    fn count_moves_after(&self, mv: Self::Move) -> u64 {
+        self.play_unchecked(mv).count_moves()
+    }
+
     /// Says why `mv` is not legal here, or `Ok(())` if it is. The default looks the
     /// move up in the legal move list; games override it to give precise reasons.
     fn check_move(&self, mv: Self::Move) -> Result<(), &'static str> {

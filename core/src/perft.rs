@@ -2,7 +2,8 @@
 //!
 //! The standard check of a move generator against published counts. A finished game
 //! is a leaf with no children (it contributes nothing below its own ply). The last
-//! ply is bulk-counted through [`Game::count_moves`].
+//! ply is bulk-counted through [`Game::count_moves`], the last two through
+//! [`Game::count_moves_after`].
 //!
 //! [`perft_tabled`] counts the same leaves with a table of exact counts in caller
 //! memory ([`table`]).
@@ -19,14 +20,10 @@ pub fn perft<G: Game>(game: &G, depth: u32) -> u64 {
         0 => 1,
         1 => game.count_moves(),
         2 => {
-            // The last two plies by hand: each child is only counted, so the parts
-            // of its state that counting does not read (the hash) need not be built.
+            // The last two plies by hand: each child is only counted.
             let mut moves = G::MoveList::default();
             game.generate_moves(&mut moves);
-            moves
-                .iter()
-                .map(|&mv| game.play_unchecked(mv).count_moves())
-                .sum()
+            moves.iter().map(|&mv| game.count_moves_after(mv)).sum()
         }
         _ => {
             // Generated in place: returning the list by value would copy it.

@@ -11,7 +11,8 @@
 //!   the test, from the rules, not from the game's code), and the slow check accepts
 //!   no candidate move the generator left out;
 //! * checked `play` accepts every generated move and gives the state `play_unchecked`
-//!   gives; every move's text parses back to the move;
+//!   gives; `count_moves_after` counts the moves after it; every move's text
+//!   parses back to the move;
 //! * the game's conservation law holds from each position to the next.
 
 use std::collections::HashSet;
@@ -137,6 +138,15 @@ pub fn check_position<G: Game>(g: &G, laws: &Laws<G>) -> Result<(), String> {
                 ))
             }
             Err(e) => return Err(format!("play refuses generated {:?}: {}", mv, e.reason)),
+        }
+        let after = g.play_unchecked(mv).legal_moves().len() as u64;
+        if g.count_moves_after(mv) != after {
+            return Err(format!(
+                "count_moves_after {:?} is {} but {} moves follow it",
+                mv,
+                g.count_moves_after(mv),
+                after
+            ));
         }
         let written = g.display_move(mv).to_string();
         match g.parse_move(&written) {

@@ -262,6 +262,14 @@ impl Draughts {
     /// [`Game::play_unchecked`].
     #[inline(always)]
     fn play_as<S: Side>(&self, mv: Move) -> Self {
+        self.play_hashed::<S, true>(mv)
+    }
+
+    /// [`Draughts::play_as`], with the position hash kept up to date only if
+    /// `HASH` (without it the new position's hash is stale: for counting its moves;
+    /// the draw rules read the king steps, not the hash).
+    #[inline(always)]
+    fn play_hashed<S: Side, const HASH: bool>(&self, mv: Move) -> Self {
         let from = bit(mv.from);
         let to = bit(mv.to);
         let king = self.kings & from != 0;
@@ -271,9 +279,13 @@ impl Draughts {
         let mut kings = self.kings;
         if !king && !mv.crowns() {
             // A man's move that does not crown (most moves): the kings stay.
-            hash ^= piece_key(S::ME, false, mv.from) ^ piece_key(S::ME, false, mv.to);
+            if HASH {
+                hash ^= piece_key(S::ME, false, mv.from) ^ piece_key(S::ME, false, mv.to);
+            }
         } else {
-            hash ^= piece_key(S::ME, king, mv.from) ^ piece_key(S::ME, true, mv.to);
+            if HASH {
+                hash ^= piece_key(S::ME, king, mv.from) ^ piece_key(S::ME, true, mv.to);
+            }
             kings = (kings & !from) | to;
         }
         if mv.is_capture() {
@@ -283,7 +295,9 @@ impl Draughts {
             for k in 0..mv.jumps() {
                 let d = ((mv.path >> (2 * k)) & 3) as usize;
                 let mid = board::NEIGHBOUR[sq & 31][d];
-                hash ^= piece_key(S::OPP, self.kings & bit(mid) != 0, mid);
+                if HASH {
+                    hash ^= piece_key(S::OPP, self.kings & bit(mid) != 0, mid);
+                }
                 captured |= bit(mid);
                 sq = board::JUMP[sq & 31][d] as usize;
             }
@@ -403,6 +417,18 @@ impl Game for Draughts {
         match self.to_move {
             Colour::Black => self.play_as::<BlackSide>(mv),
             Colour::White => self.play_as::<WhiteSide>(mv),
+        }
+    }
+
+    // Perft's last two plies call it for every child: on 64-bit hosts it and the
+    // count inside it are inlined there (the count alone is left out of line
+    // elsewhere), and the child's hash, which counting does not read, is not kept.
+    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    #[cfg_attr(not(target_pointer_width = "64"), inline)]
+    fn count_moves_after(&self, mv: Move) -> u64 {
+        match self.to_move {
+            Colour::Black => self.play_hashed::<BlackSide, false>(mv).count_moves(),
+            Colour::White => self.play_hashed::<WhiteSide, false>(mv).count_moves(),
         }
     }
 
