@@ -162,7 +162,7 @@ pub fn perft_tabled<G: PerftKey, T: PerftTable>(game: &G, depth: u32, mut table:
 
 /// Perft of `game`, whose place in the table is `slot` (none without a key), through
 /// the table. Above the last table depth a node asks for all its children's buckets
-/// ([`PerftTable::prefetch`]) before it counts the first child.
+/// ([`PerftTable::prefetch`]) before it counts the first child ([`open`]).
 fn tabled<G: PerftKey, T: PerftTable>(
     game: &G,
     slot: Option<Slot>,
@@ -172,46 +172,147 @@ fn tabled<G: PerftKey, T: PerftTable>(
     if depth < MIN_TABLE_DEPTH {
         return perft(game, depth);
     }
-    if let Some(s) = slot {
-        if let Some(n) = table.probe(s, depth) {
-            return n;
+    if depth == MIN_TABLE_DEPTH {
+        if let Some(s) = slot {
+            if let Some(n) = table.probe(s, depth) {
+                return n;
+            }
+        }
+        // The children are counted without the table.
+        let mut moves = G::MoveList::default();
+        game.generate_moves(&mut moves);
+        let total = moves
+            .iter()
+            .map(|&mv| perft(&game.play_unchecked(mv), depth - 1))
+            .sum();
+        if let Some(s) = slot {
+            table.store(s, depth, total);
+        }
+        return total;
+    }
+    let mut node = Open::new(*game);
+    match open(game, slot, depth, table, &mut node) {
+        Some(n) => n,
+        None => close(&node, depth, table),
+    }
+}
+
+/// A node above the last table depth that its probe did not answer: its moves, and
+/// the slots of its first [`SLOT_CHUNK`] children, whose buckets were asked for.
+/// Filled in place by [`open`]: a node is some 1.7 KiB for draughts, and moving it
+/// out of a call cost more than the latency it hides.
+struct Open<G: Game> {
+    game: G,
+    slot: Option<Slot>,
+    moves: G::MoveList,
+    slots: [Option<Slot>; SLOT_CHUNK],
+}
+
+impl<G: Game> Open<G> {
+    /// Room for a node, holding `game` until [`open`] fills it.
+    fn new(game: G) -> Self {
+        Open {
+            game,
+            slot: None,
+            moves: G::MoveList::default(),
+            slots: [None; SLOT_CHUNK],
         }
     }
-    let mut moves = G::MoveList::default();
-    game.generate_moves(&mut moves);
-    let mut total = 0;
-    if depth == MIN_TABLE_DEPTH {
-        // The children are counted without the table.
-        for &mv in moves.iter() {
-            total += perft(&game.play_unchecked(mv), depth - 1);
+}
+
+/// Probes `game` (`depth` > [`MIN_TABLE_DEPTH`] plies to go): its count if the table
+/// has it, else `None` with the node opened into `node` — its moves generated, its
+/// first children's slots made and their buckets asked for, so that their trips to
+/// memory run while the caller does other work before [`close`].
+#[inline]
+fn open<G: PerftKey, T: PerftTable>(
+    game: &G,
+    slot: Option<Slot>,
+    depth: u32,
+    table: &mut T,
+    node: &mut Open<G>,
+) -> Option<u64> {
+    if let Some(s) = slot {
+        if let Some(n) = table.probe(s, depth) {
+            return Some(n);
         }
-    } else {
-        // Every child's bucket is asked for before the first child is counted, so
-        // that their memory latencies overlap one another (measured on perft 16, one
-        // thread: 5-7% less CPU than asking one sibling ahead; docs/performance.md).
-        // The slots are all made first and the prefetches then issued back to back:
-        // a prefetch that misses the TLB holds up retirement until its page walk
-        // ends, and with a child's key and move count between two prefetches the
-        // walks ran one after another (7-9% more time on perft 16, one thread).
-        // The children's slots are kept for the second pass, a chunk at a time.
-        for chunk in moves.chunks(SLOT_CHUNK) {
-            let mut slots = [None; SLOT_CHUNK];
-            for (place, &mv) in slots.iter_mut().zip(chunk) {
-                let child = game.play_unchecked(mv);
-                *place = child
-                    .perft_key()
-                    .filter(|_| deserves_an_entry(&child, depth - 1))
-                    .map(|k| table.slot(k));
-            }
-            for s in slots[..chunk.len()].iter().flatten() {
-                table.prefetch(*s);
+    }
+    node.game = *game;
+    node.slot = slot;
+    game.generate_moves(&mut node.moves);
+    make_slots(game, &node.moves, &mut node.slots, depth, table);
+    None
+}
+
+/// Makes the slots of the children that `moves` lead to from `game` (`depth` plies
+/// to go) and then asks for their buckets. The slots are all made first and the
+/// prefetches then issued back to back: a prefetch that misses the TLB holds up
+/// retirement until its page walk ends, and with a child's key and move count
+/// between two prefetches the walks ran one after another (7-9% more time on perft
+/// 16, one thread; docs/performance.md).
+#[inline]
+fn make_slots<G: PerftKey, T: PerftTable>(
+    game: &G,
+    moves: &[G::Move],
+    slots: &mut [Option<Slot>; SLOT_CHUNK],
+    depth: u32,
+    table: &T,
+) {
+    for (place, &mv) in slots.iter_mut().zip(moves) {
+        let child = game.play_unchecked(mv);
+        *place = child
+            .perft_key()
+            .filter(|_| deserves_an_entry(&child, depth - 1))
+            .map(|k| table.slot(k));
+    }
+    for s in slots[..moves.len().min(SLOT_CHUNK)].iter().flatten() {
+        table.prefetch(*s);
+    }
+}
+
+/// Counts an [`open`]ed node's children and stores the total. Where the children
+/// are themselves above the last table depth, each child is opened before the one
+/// before it is closed: the grandchildren's buckets are on their way while an older
+/// sibling's subtree is counted, instead of being waited for at once.
+fn close<G: PerftKey, T: PerftTable>(node: &Open<G>, depth: u32, table: &mut T) -> u64 {
+    let game = &node.game;
+    let mut total = 0;
+    let mut slots = node.slots;
+    if depth - 1 == MIN_TABLE_DEPTH {
+        for (c, chunk) in node.moves.chunks(SLOT_CHUNK).enumerate() {
+            if c > 0 {
+                make_slots(game, chunk, &mut slots, depth, table);
             }
             for (&s, &mv) in slots.iter().zip(chunk) {
                 total += tabled(&game.play_unchecked(mv), s, depth - 1, table);
             }
         }
+    } else {
+        // Two rooms: the child being opened, and the older one still open.
+        let mut rooms = [Open::new(*game), Open::new(*game)];
+        let mut waiting: Option<usize> = None;
+        let mut next = 0;
+        for (c, chunk) in node.moves.chunks(SLOT_CHUNK).enumerate() {
+            if c > 0 {
+                make_slots(game, chunk, &mut slots, depth, table);
+            }
+            for (&s, &mv) in slots.iter().zip(chunk) {
+                let child = game.play_unchecked(mv);
+                if let Some(n) = open(&child, s, depth - 1, table, &mut rooms[next]) {
+                    total += n;
+                    continue;
+                }
+                if let Some(older) = waiting.replace(next) {
+                    total += close(&rooms[older], depth - 1, table);
+                }
+                next ^= 1;
+            }
+        }
+        if let Some(older) = waiting {
+            total += close(&rooms[older], depth - 1, table);
+        }
     }
-    if let Some(s) = slot {
+    if let Some(s) = node.slot {
         table.store(s, depth, total);
     }
     total
