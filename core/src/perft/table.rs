@@ -34,6 +34,7 @@
 //! counting under other rules. `docs/performance.md` ("Deep perft") measures it.
 
 use crate::game::Game;
+use core::num::NonZeroU128;
 use crate::perft::perft;
 
 /// The widest perft key a table takes, in bits.
@@ -135,7 +136,28 @@ impl<T: PerftTable + ?Sized> PerftTable for &mut T {
 /// A key's place in a table of a given [`Layout`]: the key mixed by [`mix`], whose
 /// low bits pick the bucket and whose other bits are the entry's tag.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Slot(u128);
+pub struct Slot(NonZeroU128);
+
+// The mixed key is below 2^MAX_KEY_BITS, so its complement is never zero, and an
+// `Option<Slot>` (a node keeps one per child) takes no more room than the key.
+const _: () = assert!(core::mem::size_of::<Option<Slot>>() == 16);
+
+impl Slot {
+    /// The slot of a mixed key (below `2^MAX_KEY_BITS`).
+    #[inline]
+    fn new(mixed: u128) -> Slot {
+        match NonZeroU128::new(!mixed) {
+            Some(n) => Slot(n),
+            None => unreachable!("a mixed key has at most MAX_KEY_BITS bits"),
+        }
+    }
+
+    /// The mixed key.
+    #[inline]
+    fn mixed(self) -> u128 {
+        !self.0.get()
+    }
+}
 
 /// Counts the leaves `depth` plies below `game`, as [`perft`] does, looking up and
 /// storing the counts of positions with [`MIN_TABLE_DEPTH`] or more plies to go in
@@ -277,12 +299,17 @@ fn make_slots<G: PerftKey, T: PerftTable>(
 fn close<G: PerftKey, T: PerftTable>(node: &Open<G>, depth: u32, table: &mut T) -> u64 {
     let game = &node.game;
     let mut total = 0;
-    let mut slots = node.slots;
+    // The first chunk's slots are the node's own; a later chunk's are made here.
+    let mut later = None;
     if depth - 1 == MIN_TABLE_DEPTH {
         for (c, chunk) in node.moves.chunks(SLOT_CHUNK).enumerate() {
-            if c > 0 {
-                make_slots(game, chunk, &mut slots, depth, table);
-            }
+            let slots = if c == 0 {
+                &node.slots
+            } else {
+                let later = later.get_or_insert([None; SLOT_CHUNK]);
+                make_slots(game, chunk, later, depth, table);
+                later
+            };
             for (&s, &mv) in slots.iter().zip(chunk) {
                 total += tabled(&game.play_unchecked(mv), s, depth - 1, table);
             }
@@ -293,9 +320,13 @@ fn close<G: PerftKey, T: PerftTable>(node: &Open<G>, depth: u32, table: &mut T) 
         let mut waiting: Option<usize> = None;
         let mut next = 0;
         for (c, chunk) in node.moves.chunks(SLOT_CHUNK).enumerate() {
-            if c > 0 {
-                make_slots(game, chunk, &mut slots, depth, table);
-            }
+            let slots = if c == 0 {
+                &node.slots
+            } else {
+                let later = later.get_or_insert([None; SLOT_CHUNK]);
+                make_slots(game, chunk, later, depth, table);
+                later
+            };
             for (&s, &mv) in slots.iter().zip(chunk) {
                 let child = game.play_unchecked(mv);
                 if let Some(n) = open(&child, s, depth - 1, table, &mut rooms[next]) {
@@ -420,14 +451,15 @@ impl Layout {
     /// The slot of `key` in a table of this layout.
     #[inline]
     pub fn slot(&self, key: u128) -> Slot {
-        Slot(mix(key, self.key_bits))
+        Slot::new(mix(key, self.key_bits))
     }
 
     /// The bucket of `slot` and the tag stored with it.
     #[inline]
     pub fn split(&self, slot: Slot) -> (usize, u128) {
-        let bucket = (slot.0 & ((1u128 << self.index_bits) - 1)) as usize;
-        (bucket, slot.0 >> self.index_bits)
+        let mixed = slot.mixed();
+        let bucket = (mixed & ((1u128 << self.index_bits) - 1)) as usize;
+        (bucket, mixed >> self.index_bits)
     }
 
     /// The count stored in `words` (a bucket) for `tag` at `depth`, if any.
