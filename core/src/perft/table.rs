@@ -34,8 +34,8 @@
 //! counting under other rules. `docs/performance.md` ("Deep perft") measures it.
 
 use crate::game::Game;
-use core::num::NonZeroU128;
 use crate::perft::perft;
+use core::num::NonZeroU128;
 
 /// The widest perft key a table takes, in bits.
 pub const MAX_KEY_BITS: u32 = 100;
@@ -234,7 +234,7 @@ struct Open<G: Game> {
     slots: [Option<Slot>; SLOT_CHUNK],
 }
 
-impl<G: Game> Open<G> {
+impl<G: PerftKey> Open<G> {
     /// Room for a node, holding `game` until [`open`] fills it.
     fn new(game: G) -> Self {
         Open {
@@ -243,6 +243,25 @@ impl<G: Game> Open<G> {
             moves: G::MoveList::default(),
             slots: [None; SLOT_CHUNK],
         }
+    }
+
+    /// The slots of the children of chunk `c` of the node's moves (`chunk`): the
+    /// node's own for the first, else made in `later` and their buckets asked for.
+    #[inline]
+    fn chunk_slots<'a, T: PerftTable>(
+        &'a self,
+        c: usize,
+        chunk: &[G::Move],
+        later: &'a mut Option<[Option<Slot>; SLOT_CHUNK]>,
+        depth: u32,
+        table: &T,
+    ) -> &'a [Option<Slot>; SLOT_CHUNK] {
+        if c == 0 {
+            return &self.slots;
+        }
+        let later = later.get_or_insert([None; SLOT_CHUNK]);
+        make_slots(&self.game, chunk, later, depth, table);
+        later
     }
 }
 
@@ -303,17 +322,10 @@ fn make_slots<G: PerftKey, T: PerftTable>(
 fn close<G: PerftKey, T: PerftTable>(node: &Open<G>, depth: u32, table: &mut T) -> u64 {
     let game = &node.game;
     let mut total = 0;
-    // The first chunk's slots are the node's own; a later chunk's are made here.
     let mut later = None;
     if depth - 1 == MIN_TABLE_DEPTH {
         for (c, chunk) in node.moves.chunks(SLOT_CHUNK).enumerate() {
-            let slots = if c == 0 {
-                &node.slots
-            } else {
-                let later = later.get_or_insert([None; SLOT_CHUNK]);
-                make_slots(game, chunk, later, depth, table);
-                later
-            };
+            let slots = node.chunk_slots(c, chunk, &mut later, depth, table);
             for (&s, &mv) in slots.iter().zip(chunk) {
                 total += tabled(&game.play_unchecked(mv), s, depth - 1, table);
             }
@@ -324,13 +336,7 @@ fn close<G: PerftKey, T: PerftTable>(node: &Open<G>, depth: u32, table: &mut T) 
         let mut waiting: Option<usize> = None;
         let mut next = 0;
         for (c, chunk) in node.moves.chunks(SLOT_CHUNK).enumerate() {
-            let slots = if c == 0 {
-                &node.slots
-            } else {
-                let later = later.get_or_insert([None; SLOT_CHUNK]);
-                make_slots(game, chunk, later, depth, table);
-                later
-            };
+            let slots = node.chunk_slots(c, chunk, &mut later, depth, table);
             for (&s, &mv) in slots.iter().zip(chunk) {
                 let child = game.play_unchecked(mv);
                 if let Some(n) = open(&child, s, depth - 1, table, &mut rooms[next]) {
