@@ -183,12 +183,19 @@ pub fn perft_tabled<G: PerftKey, T: PerftTable>(game: &G, depth: u32, mut table:
         bits
     );
     let slot = game.perft_key().map(|k| table.slot(k));
-    tabled(game, slot, depth, &mut table)
+    if depth <= MIN_TABLE_DEPTH {
+        return tabled(game, slot, depth, &mut table);
+    }
+    let mut node = Open::new(*game);
+    match open(game, slot, depth, &mut table, &mut node) {
+        Some(n) => n,
+        None => close(&node, depth, &mut table),
+    }
 }
 
-/// Perft of `game`, whose place in the table is `slot` (none without a key), through
-/// the table. Above the last table depth a node asks for all its children's buckets
-/// ([`PerftTable::prefetch`]) before it counts the first child ([`open`]).
+/// Perft of `game` with at most [`MIN_TABLE_DEPTH`] plies to go, whose place in the
+/// table is `slot` (none without a key): looked up at [`MIN_TABLE_DEPTH`], its
+/// children counted without the table.
 fn tabled<G: PerftKey, T: PerftTable>(
     game: &G,
     slot: Option<Slot>,
@@ -198,29 +205,21 @@ fn tabled<G: PerftKey, T: PerftTable>(
     if depth < MIN_TABLE_DEPTH {
         return perft(game, depth);
     }
-    if depth == MIN_TABLE_DEPTH {
-        if let Some(s) = slot {
-            if let Some(n) = table.probe(s, depth) {
-                return n;
-            }
+    if let Some(s) = slot {
+        if let Some(n) = table.probe(s, depth) {
+            return n;
         }
-        // The children are counted without the table.
-        let mut moves = G::MoveList::default();
-        game.generate_moves(&mut moves);
-        let total = moves
-            .iter()
-            .map(|&mv| perft(&game.play_unchecked(mv), depth - 1))
-            .sum();
-        if let Some(s) = slot {
-            table.store(s, depth, total);
-        }
-        return total;
     }
-    let mut node = Open::new(*game);
-    match open(game, slot, depth, table, &mut node) {
-        Some(n) => n,
-        None => close(&node, depth, table),
+    let mut moves = G::MoveList::default();
+    game.generate_moves(&mut moves);
+    let total = moves
+        .iter()
+        .map(|&mv| perft(&game.play_unchecked(mv), depth - 1))
+        .sum();
+    if let Some(s) = slot {
+        table.store(s, depth, total);
     }
+    total
 }
 
 /// A node above the last table depth that its probe did not answer: its moves, and
