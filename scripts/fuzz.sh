@@ -47,7 +47,7 @@ for t in "${targets[@]}"; do
   else
     result=FAILED
     status=1
-    { echo "== $t failed:"; grep -A2 'panicked' "$log" | head -n 6; grep -A1 'Failing input' "$log"; } >&2
+    { echo "== $t failed:"; grep -A2 'panicked' "$log" | sed -n 1,6p; grep -A1 'Failing input' "$log"; } >&2
   fi
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
   cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1 | sed 's/cov: //')

@@ -57,7 +57,7 @@ cpu() {
     echo "$t" >>"$work/t.$name"
     printf '  %-28s %6s s\n' "$name" "$t"
 }
-best() { sort -g "$work/t.$1" | head -n 1; }
+best() { sort -g "$work/t.$1" | sed -n 1p; }
 
 middle='B:W19,21,22,27,29,30,31,32:B1,2,3,4,5,11,12,14'
 bins=(after)

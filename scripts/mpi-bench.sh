@@ -54,7 +54,7 @@ out=$(mktemp)
 trap 'rm -f "$out" "$out.err" "$out.cpu"' EXIT
 s() { awk -v ms="$1" 'BEGIN { printf "%.2f", ms / 1000 }'; }
 
-echo "$(nproc) cores; $(mpirun --version | head -n 1); $runs runs a row, taking turns."
+echo "$(nproc) cores; $(mpirun --version | sed -n 1p); $runs runs a row, taking turns."
 echo
 echo "| job | processes | result | wall s: median (fastest–slowest) | speedup | CPU s | load average at start, end |"
 echo "|---|---|---:|---:|---:|---:|---:|"

@@ -26,7 +26,9 @@ cargo build --release --locked -p ply-host --features mpi --bin ply
 
 # OpenMPI's layout under its prefix (Debian: prefix /usr, components in
 # /usr/lib/x86_64-linux-gnu/openmpi/lib/openmpi3, help in /usr/share/openmpi).
-info() { ompi_info --path all | awk -v k="$1:" '$1 == k { print $2; exit }'; }
+# The awk programs read to the end: one that exits at its first match leaves the
+# writer a closed pipe, and `pipefail` turns the writer's SIGPIPE into a failure.
+info() { ompi_info --path all | awk -v k="$1:" '$1 == k && !n++ { print $2 }'; }
 prefix=$(info Prefix)
 pkglib=$(info Pkglibdir)
 pkgdata=$(info Pkgdatadir)
@@ -38,7 +40,7 @@ for p in "$pkglib" "$pkgdata"; do
     case "$p/" in "$prefix"/*) ;; *) echo "mpi-bundle: '$p' lies outside OpenMPI's prefix '$prefix'" >&2; exit 1 ;; esac
 done
 orterun=$(readlink -f "$(command -v mpirun)")
-libpmix=$(ldconfig -p | awk '$1 == "libpmix.so.2" { print $NF; exit }')
+libpmix=$(ldconfig -p | awk '$1 == "libpmix.so.2" && !n++ { print $NF }')
 [[ -n "$libpmix" ]] || { echo "mpi-bundle: libpmix.so.2 not found (ldconfig -p)" >&2; exit 1; }
 pmix_prefix=$(dirname "$(dirname "$(readlink -f "$libpmix")")")
 
@@ -70,7 +72,7 @@ done | sort -u | while read -r lib; do
 done
 # The name-service modules the C library loads by name (user and host lookups).
 for name in libnss_files.so.2 libnss_dns.so.2; do
-    lib=$(ldconfig -p | awk -v n="$name" '$1 == n { print $NF; exit }')
+    lib=$(ldconfig -p | awk -v n="$name" '$1 == n && !seen++ { print $NF }')
     if [[ -n "$lib" ]]; then cp -L "$lib" "$dir/glibc/$name"; fi
 done
 [[ -e "$dir/glibc/ld-linux-x86-64.so.2" ]] ||

@@ -48,7 +48,7 @@ for d in "${depths[@]}"; do
   echo "== ${launcher[*]} ply ${args[*]} (load average $(cut -d' ' -f1-3 /proc/loadavg))"
   out=$("${launcher[@]}" target/release/ply "${args[@]}")
   echo "$out"
-  got=$(echo "$out" | head -n 1)
+  got=${out%%$'\n'*}
   if [ -z "$expected" ]; then
     echo "perft $d: no published count to check against"
   elif [ "$got" = "$expected" ]; then

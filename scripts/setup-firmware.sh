@@ -22,5 +22,5 @@ if ((${#need_apt[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y "${need_apt[@]}"
 fi
 if command -v rustup >/dev/null 2>&1; then
-  rustup target list --installed | grep -qx thumbv7em-none-eabihf || rustup target add thumbv7em-none-eabihf
+  grep -qx thumbv7em-none-eabihf <<<"$(rustup target list --installed)" || rustup target add thumbv7em-none-eabihf
 fi

@@ -12,7 +12,7 @@ if command -v rustup >/dev/null 2>&1; then
   for c in rustfmt clippy; do
     grep -q "^$c" <<<"$installed_components" || rustup component add "$c"
   done
-  rustup target list --installed | grep -qx thumbv7em-none-eabihf || rustup target add thumbv7em-none-eabihf
+  grep -qx thumbv7em-none-eabihf <<<"$(rustup target list --installed)" || rustup target add thumbv7em-none-eabihf
 else
   echo "setup: rustup not found; the thumbv7em-none-eabihf target must already be installed" >&2
 fi

@@ -18,7 +18,7 @@ while IFS= read -r md; do
         echo broken
       fi
     done
-done < <(git ls-files '*.md' | grep -v '^fuzz/corpus/') | grep -q broken && status=1
+done < <(git ls-files '*.md' | grep -v '^fuzz/corpus/') | grep -c broken >/dev/null && status=1
 
 if git grep -nE 'seed[ -]?00[0-9]|notes/(halma|checkers|embedded|mpi)\.md|shared/(seeds|notes)' \
     -- '*.rs' '*.sh' '*.py' '*.toml' '*.txt' ':!scripts/test-docs.sh' ':!fuzz/corpus' >&2; then

@@ -30,7 +30,7 @@ bundle="${BUNDLE:-$root/target/mpi-bundle}"
 if [[ "${1:-}" != --checks ]]; then
     bash scripts/mpi-bundle.sh "$bundle"
     # The answers of one process, from the build the bundle was made of.
-    "$root/target/release/ply" perft checkers 9 --threads 1 2>/dev/null | head -n 1 >"$bundle.want"
+    "$root/target/release/ply" perft checkers 9 --threads 1 2>/dev/null | sed -n 1p >"$bundle.want"
     "$root/target/release/ply" solve kalah:4x3 2>/dev/null | grep -E '^(value|move [0-9]+):' >>"$bundle.want"
     if unshare -m true 2>/dev/null; then
         echo "== the bundle with the system's OpenMPI hidden (unshare -m)"
@@ -49,7 +49,7 @@ source "$bundle/env.sh"
     { echo "test-mpi-bundle: mpirun is $(command -v mpirun), not the bundle's" >&2; exit 1; }
 got=$(mktemp)
 trap 'rm -f "$got"' EXIT
-mpirun -np 2 ply perft checkers 9 --threads 1 2>/dev/null | head -n 1 >"$got"
+mpirun -np 2 ply perft checkers 9 --threads 1 2>/dev/null | sed -n 1p >"$got"
 mpirun -np 2 ply solve kalah:4x3 2>/dev/null | grep -E '^(value|move [0-9]+):' >>"$got"
 if ! diff -u "$bundle.want" "$got"; then
     echo "test-mpi-bundle: the bundle's mpirun -np 2 answered differently from one process" >&2

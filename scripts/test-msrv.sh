@@ -6,6 +6,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 msrv=$(sed -n 's/^rust-version = "\(.*\)"/\1/p' Cargo.toml)
 [ -n "$msrv" ] || { echo "test-msrv: no rust-version in Cargo.toml" >&2; exit 1; }
-rustup toolchain list | grep -q "^$msrv" || rustup toolchain install "$msrv" --profile minimal
+grep -q "^$msrv" <<<"$(rustup toolchain list)" || rustup toolchain install "$msrv" --profile minimal
 echo "== cargo +$msrv check -p ply-core -p ply-host"
 CARGO_TARGET_DIR=target/msrv cargo "+$msrv" check -q -p ply-core -p ply-host

@@ -24,7 +24,7 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 INSTA_UPDATE=no cargo test --workspace 2>&1 | tee "$log"
 
-leftover=$(find . -name '*.snap.new' -not -path './target/*' | head -n 5)
+leftover=$(find . -name '*.snap.new' -not -path './target/*')
 if [ -n "$leftover" ]; then
   echo "unreviewed snapshot files: $leftover" >&2
   exit 1

@@ -11,7 +11,7 @@ version=$(awk '$0 == "name = \"wasm-bindgen\"" { getline; gsub(/version = |"/, "
 [ -n "$version" ] || { echo "web.sh: no wasm-bindgen in Cargo.lock" >&2; exit 1; }
 
 if command -v rustup >/dev/null 2>&1; then
-  rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
+  grep -qx wasm32-unknown-unknown <<<"$(rustup target list --installed)" || rustup target add wasm32-unknown-unknown
 fi
 if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $version" ]; then
   echo "== installing wasm-bindgen-cli $version (once; a few minutes)"
