@@ -30,8 +30,8 @@ trap cleanup EXIT
 
 python3 scripts/web-test.py serve web/www "$out/reports" "$out/port" &
 server=$!
-for _ in $(seq 50); do [ -s "$out/port" ] && break; sleep 0.1; done
-[ -s "$out/port" ] || { echo "test-web: the test server did not start" >&2; exit 1; }
+for _ in $(seq 300); do [ -s "$out/port" ] && break; sleep 0.1; done
+[ -s "$out/port" ] || { echo "test-web: the test server did not start within 30 s" >&2; exit 1; }
 base="http://127.0.0.1:$(cat "$out/port")/index.html"
 
 # Chromium as root needs --no-sandbox; the network flags keep it from reaching out.
