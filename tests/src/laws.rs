@@ -140,12 +140,11 @@ pub fn check_position<G: Game>(g: &G, laws: &Laws<G>) -> Result<(), String> {
             Err(e) => return Err(format!("play refuses generated {:?}: {}", mv, e.reason)),
         }
         let after = g.play_unchecked(mv).legal_moves().len() as u64;
-        if g.count_moves_after(mv) != after {
+        let counted = g.count_moves_after(mv);
+        if counted != after {
             return Err(format!(
                 "count_moves_after {:?} is {} but {} moves follow it",
-                mv,
-                g.count_moves_after(mv),
-                after
+                mv, counted, after
             ));
         }
         let written = g.display_move(mv).to_string();
