@@ -210,9 +210,10 @@ impl<T: SolverTable> KalahSolver<'_, T> {
         }
 
         // Sow every move first and prefetch the memory the moves will need (their
-        // children's endgame-table entries, and, for the enhanced transposition
-        // cutoff below, their table buckets) all at once: the misses overlap
-        // instead of coming one after another.
+        // children's endgame-table entries or table buckets) all at once: the
+        // misses, and on a virtual machine their page walks, overlap instead of
+        // coming one after another (a prefetch waits for its page walk, so one
+        // issued just before the child is searched costs the walk's whole time).
         let child_depth = if exact { depth } else { depth - 1 };
         let child_want = if exact {
             EXACT_DEPTH
@@ -234,9 +235,11 @@ impl<T: SolverTable> KalahSolver<'_, T> {
                 if let Some(t) = self.tables.index(a, b, n - s.gain) {
                     self.tables.prefetch(t);
                     gen_slot[moves] = Slot::Table(t);
-                } else if etc_here && self.tt.slots() >= 2 {
+                } else if self.tt.slots() >= 2 {
                     self.tt.prefetch(table::bucket(&self.tt, a, b));
-                    gen_slot[moves] = Slot::Bucket;
+                    if etc_here {
+                        gen_slot[moves] = Slot::Bucket;
+                    }
                 }
             }
             gen_sown[moves] = s;
@@ -338,20 +341,9 @@ impl<T: SolverTable> KalahSolver<'_, T> {
         } else if best > alpha {
             alpha = best;
         }
-        // Without the enhanced transposition cutoff the children's buckets were not
-        // asked for above: ask for each just before its older sibling is searched,
-        // so that the children a cutoff leaves unsearched cost no memory traffic
-        // (on a virtual machine a prefetch waits for its page walk).
-        let pipeline = !etc_here && self.tt.slots() >= 2 && child_depth != 0;
-        if pipeline {
-            self.prefetch_next(&sown, &known, 0, count);
-        }
         for k in 0..count {
             if known[k].is_some() {
                 continue;
-            }
-            if pipeline {
-                self.prefetch_next(&sown, &known, k + 1, count);
             }
             let s = sown[k];
             let g = s.gain as i32;
@@ -403,22 +395,6 @@ impl<T: SolverTable> KalahSolver<'_, T> {
             },
         );
         best
-    }
-}
-
-impl<T: SolverTable> KalahSolver<'_, T> {
-    /// Asks for the transposition-table bucket of the first of the ordered moves
-    /// `from..count` that is still to be searched (not settled).
-    #[inline(always)]
-    fn prefetch_next(&self, sown: &[Sown; 8], known: &[Option<i32>; 8], from: usize, count: usize) {
-        for k in from..count {
-            if known[k].is_none() {
-                let s = &sown[k];
-                let (a, b) = child_rows(s);
-                self.tt.prefetch(table::bucket(&self.tt, a, b));
-                return;
-            }
-        }
     }
 }
 
