@@ -10,7 +10,7 @@
 //!   see [`default_table_seeds`], or more if the table file on disk holds more and
 //!   fits in half the free memory; `0` for none);
 //! * `PLY_HASH_MB`: transposition table MiB (default by board, see
-//!   [`default_hash_mb`]: 512 up to 48 seeds in play, 1024 beyond, 8 when the
+//!   `default_hash_mb`: 512 up to 48 seeds in play, 1024 beyond, 8 when the
 //!   tables cover all but a few seeds);
 //! * `PLY_THREADS`: threads building endgame tables and solvers (default: the
 //!   machine's cores);
