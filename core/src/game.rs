@@ -160,6 +160,16 @@ pub trait Game: Copy + Eq + fmt::Debug + fmt::Display + Sized {
         self.play_unchecked(mv).count_moves()
     }
 
+    /// The number of move paths two plies long: the sum of
+    /// [`Game::count_moves_after`] over the legal moves, which a game may count
+    /// without making every child. Perft counts its last two plies with it.
+    #[inline]
+    fn count_two_plies(&self) -> u64 {
+        let mut moves = Self::MoveList::default();
+        self.generate_moves(&mut moves);
+        moves.iter().map(|&mv| self.count_moves_after(mv)).sum()
+    }
+
     /// Says why `mv` is not legal here, or `Ok(())` if it is. The default looks the
     /// move up in the legal move list; games override it to give precise reasons.
     fn check_move(&self, mv: Self::Move) -> Result<(), &'static str> {

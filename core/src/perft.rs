@@ -3,7 +3,7 @@
 //! The standard check of a move generator against published counts. A finished game
 //! is a leaf with no children (it contributes nothing below its own ply). The last
 //! ply is bulk-counted through [`Game::count_moves`], the last two through
-//! [`Game::count_moves_after`].
+//! [`Game::count_two_plies`].
 //!
 //! [`perft_tabled`] counts the same leaves with a table of exact counts in caller
 //! memory ([`table`]).
@@ -19,12 +19,7 @@ pub fn perft<G: Game>(game: &G, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => game.count_moves(),
-        2 => {
-            // The last two plies by hand: each child is only counted.
-            let mut moves = G::MoveList::default();
-            game.generate_moves(&mut moves);
-            moves.iter().map(|&mv| game.count_moves_after(mv)).sum()
-        }
+        2 => game.count_two_plies(),
         _ => {
             // Generated in place: returning the list by value would copy it.
             let mut moves = G::MoveList::default();

@@ -11,8 +11,8 @@
 //!   the test, from the rules, not from the game's code), and the slow check accepts
 //!   no candidate move the generator left out;
 //! * checked `play` accepts every generated move and gives the state `play_unchecked`
-//!   gives; `count_moves_after` counts the moves after it; every move's text
-//!   parses back to the move;
+//!   gives; `count_moves_after` counts the moves after it, and `count_two_plies`
+//!   is their sum; every move's text parses back to the move;
 //! * the game's conservation law holds from each position to the next.
 
 use std::collections::HashSet;
@@ -123,6 +123,7 @@ pub fn check_position<G: Game>(g: &G, laws: &Laws<G>) -> Result<(), String> {
     if generated.len() != moves.len() {
         return Err(format!("a move generated twice: {:?}", &moves[..]));
     }
+    let mut two_plies = 0;
     for &mv in moves.iter() {
         if !(laws.slow_legal)(g, mv) {
             return Err(format!("generated {:?}, illegal by the slow check", mv));
@@ -141,6 +142,7 @@ pub fn check_position<G: Game>(g: &G, laws: &Laws<G>) -> Result<(), String> {
         }
         let after = g.play_unchecked(mv).legal_moves().len() as u64;
         let counted = g.count_moves_after(mv);
+        two_plies += after;
         if counted != after {
             return Err(format!(
                 "count_moves_after {:?} is {} but {} moves follow it",
@@ -157,6 +159,13 @@ pub fn check_position<G: Game>(g: &G, laws: &Laws<G>) -> Result<(), String> {
                 ))
             }
         }
+    }
+    if g.count_two_plies() != two_plies {
+        return Err(format!(
+            "count_two_plies is {} but {} moves follow the moves",
+            g.count_two_plies(),
+            two_plies
+        ));
     }
     let slow: HashSet<G::Move> = (laws.candidates)(g)
         .into_iter()

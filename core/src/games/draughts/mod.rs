@@ -74,6 +74,7 @@ mod movegen;
 mod mv;
 mod notation;
 mod rules;
+mod two_plies;
 
 pub use board::{square_at, square_x, square_y, Colour};
 pub use eval::DraughtsEval;
@@ -430,6 +431,11 @@ impl Game for Draughts {
             Colour::Black => self.play_hashed::<BlackSide, false>(mv).count_moves(),
             Colour::White => self.play_hashed::<WhiteSide, false>(mv).count_moves(),
         }
+    }
+
+    #[inline]
+    fn count_two_plies(&self) -> u64 {
+        self.two_plies()
     }
 
     fn check_move(&self, mv: Move) -> Result<(), &'static str> {

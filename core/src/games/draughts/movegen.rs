@@ -42,6 +42,24 @@ pub(super) fn count_pair(a: u32, b: u32) -> u32 {
     }
 }
 
+/// The legal moves of side `S` with the men `me` and no kings, against the pieces
+/// `opp`, under the English rules counting every capture path (most positions of
+/// perft and of the opening and middle game): the forward steps and jumps by
+/// family (see `Side::back4`), and the count chosen without a branch between
+/// captures and simple moves (a coin toss in perft, so a branch would be
+/// mispredicted half the time).
+#[inline(always)]
+pub(super) fn english_men_moves<S: Side>(me: u32, opp: u32) -> u32 {
+    let empty = !(me | opp);
+    let simple = count_pair(me & S::back4(empty), me & S::back35(empty));
+    let (ja, jb) = family_jumps::<S>(opp, empty);
+    let (j0, j1) = jumps_by_direction(ja, jb);
+    let captures = all_men_paths::<S>(me, j0, j1);
+    // All ones when a capture exists (then `captures` is the count).
+    let take = 0u32.wrapping_sub(u32::from(me & (ja | jb) != 0));
+    (captures & take) | (simple & !take)
+}
+
 impl Draughts {
     /// The squares of `colour`'s pieces that can capture (in any direction they may
     /// jump).
@@ -190,19 +208,7 @@ impl Draughts {
         if me & self.kings != 0 || !self.rules.english_paths() {
             return self.count_with_kings::<S>();
         }
-        // English men only (most positions of perft and of the opening and middle
-        // game): the forward steps and jumps by family (see `Side::back4`), and
-        // the count chosen without a branch between captures and simple moves (a
-        // coin toss in perft, so a branch would be mispredicted half the time).
-        let opp = self.pieces[S::OPP];
-        let empty = !(me | opp);
-        let simple = count_pair(me & S::back4(empty), me & S::back35(empty));
-        let (ja, jb) = family_jumps::<S>(opp, empty);
-        let (j0, j1) = jumps_by_direction(ja, jb);
-        let captures = all_men_paths::<S>(me, j0, j1);
-        // All ones when a capture exists (then `captures` is the count).
-        let take = 0u32.wrapping_sub(u32::from(me & (ja | jb) != 0));
-        u64::from((captures & take) | (simple & !take))
+        u64::from(english_men_moves::<S>(me, self.pieces[S::OPP]))
     }
 
     /// [`Self::count_for`] when side `S` has kings, or under other rules than the
