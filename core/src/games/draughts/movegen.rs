@@ -19,14 +19,14 @@ use crate::game::Game;
 /// The squares whose neighbour in direction `d` is empty (`empty` moved back one
 /// step): a piece there may step in direction `d`.
 #[inline(always)]
-const fn open(empty: u32, d: usize) -> u32 {
+pub(super) const fn open(empty: u32, d: usize) -> u32 {
     step(empty, d ^ 3)
 }
 
 /// The squares from which a jump in direction `d` is possible: the neighbour holds
 /// an opponent (`opp`) and the square beyond is empty (`open_d` = `open(empty, d)`).
 #[inline(always)]
-const fn can_jump(opp: u32, open_d: u32, d: usize) -> u32 {
+pub(super) const fn can_jump(opp: u32, open_d: u32, d: usize) -> u32 {
     step(opp & open_d, d ^ 3)
 }
 
@@ -80,7 +80,7 @@ impl Draughts {
     /// The jumps side `S` has: which squares a man could jump from in each forward
     /// direction, and which of its pieces can jump at all.
     #[inline(always)]
-    fn jumps_of<S: Side>(&self) -> Jumps {
+    pub(super) fn jumps_of<S: Side>(&self) -> Jumps {
         let me = self.pieces[S::ME];
         let opp = self.pieces[S::OPP];
         let empty = !(me | opp);

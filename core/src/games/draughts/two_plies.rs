@@ -16,7 +16,7 @@
 use super::board::{
     family_jumps, jump, jumps_by_direction, step, BlackSide, Colour, Side, WhiteSide, NEIGHBOUR,
 };
-use super::movegen::{count_pair, english_men_moves};
+use super::movegen::{can_jump, count_pair, english_men_moves, open};
 use super::mv::{DraughtsMoves, Move};
 use super::Draughts;
 use crate::game::Game;
@@ -63,8 +63,49 @@ impl Draughts {
                 }
                 return u64::from(total);
             }
+        } else if self.jumps_of::<S>().jumpers == 0 {
+            return self.steps_among_kings::<S, T>(me, opp, empty);
         }
         self.children_made_whole()
+    }
+
+    /// [`Self::two_plies`] with kings on the board and no capture for the mover
+    /// `S`: after a man's step (irreversible: no draw rule and no Calgary rule
+    /// applies) the opponent's simple moves are counted on the bitboards unless it
+    /// could capture; a king's step, whose child's moves depend on the steps
+    /// before it, and the moves that give a capture make their child whole.
+    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    fn steps_among_kings<S: Side, T: Side>(&self, me: u32, opp: u32, empty: u32) -> u64 {
+        let men = me & !self.kings;
+        let opp_kings = opp & self.kings;
+        let mut total = 0u64;
+        for d in [S::F0, S::F1] {
+            let mut from = men & open(empty, d);
+            while from != 0 {
+                let f = from.trailing_zeros() as u8;
+                from &= from - 1;
+                let t = NEIGHBOUR[f as usize][d];
+                total += match simple_moves_unless_capture::<T>(
+                    opp,
+                    opp_kings,
+                    me ^ (1 << f) ^ (1 << t),
+                ) {
+                    Some(n) => u64::from(n),
+                    None => self.count_moves_after(Move::simple(f, t, d, S::CROWN & (1 << t) != 0)),
+                };
+            }
+        }
+        let kings = me & self.kings;
+        for d in 0..4 {
+            let mut from = kings & open(empty, d);
+            while from != 0 {
+                let f = from.trailing_zeros() as u8;
+                from &= from - 1;
+                let t = step(1 << f, d).trailing_zeros() as u8;
+                total += self.count_moves_after(Move::simple(f, t, d, false));
+            }
+        }
+        total
     }
 
     /// [`Self::two_plies`] the plain way: every child made (without its hash) and
@@ -124,6 +165,25 @@ impl Draughts {
         }
         total
     }
+}
+
+/// The simple moves of side `T` with the pieces `mine` (its kings `kings`)
+/// against `opp`, ignoring the Calgary rule (no king steps before), or `None` if
+/// it could capture.
+#[inline(always)]
+fn simple_moves_unless_capture<T: Side>(mine: u32, kings: u32, opp: u32) -> Option<u32> {
+    let empty = !(mine | opp);
+    let (ja, jb) = family_jumps::<T>(opp, empty);
+    let (b0, b1) = (T::F0 ^ 3, T::F1 ^ 3);
+    let (o0, o1) = (open(empty, b0), open(empty, b1));
+    let jumpers = mine & (ja | jb) | kings & (can_jump(opp, o0, b0) | can_jump(opp, o1, b1));
+    if jumpers != 0 {
+        return None;
+    }
+    Some(
+        count_pair(mine & T::back4(empty), mine & T::back35(empty))
+            + count_pair(kings & o0, kings & o1),
+    )
 }
 
 /// The opponent's moves after each simple move of side `S`'s men `me` (no kings on
@@ -188,10 +248,14 @@ mod tests {
 
     /// Which of `two_plies`' paths a position takes: 0 the moves made whole, 1 the
     /// mover's captures, 2 simple moves against a side that could capture, 3 both
-    /// sides quiet.
+    /// sides quiet, 4 steps with kings on the board.
     fn path(g: &Draughts) -> usize {
         if g.kings != 0 {
-            0
+            if g.has_capture() {
+                0
+            } else {
+                4
+            }
         } else if g.has_capture() {
             1
         } else if g.jumpers(g.to_move.other()) != 0 {
@@ -226,7 +290,7 @@ mod tests {
             x ^= x << 17;
             x
         };
-        let mut taken = [[0u32; 4]; 3];
+        let mut taken = [[0u32; 5]; 3];
         let mut giving_captures = 0;
         for round in 0..20_000 {
             let (a, b) = (next() as u32, next() as u32);
@@ -234,8 +298,8 @@ mod tests {
             let side = next() as u32;
             let black = trim(fill & side & !BOTTOM_ROW);
             let white = trim(fill & !side & !TOP_ROW);
-            let kings = if round % 4 == 0 {
-                next() as u32 & (black | white) & 0x0101_0101
+            let kings = if round % 2 == 0 {
+                next() as u32 & next() as u32 & (black | white)
             } else {
                 0
             };
