@@ -170,6 +170,15 @@ pub trait Game: Copy + Eq + fmt::Debug + fmt::Display + Sized {
         moves.iter().map(|&mv| self.count_moves_after(mv)).sum()
     }
 
+    /// [`Game::count_two_plies`] after `mv` (legal here):
+    /// `self.play_unchecked(mv).count_two_plies()`, which a game may compute
+    /// without the parts of the new state that counting does not read. Perft counts
+    /// its last three plies with it.
+    #[inline]
+    fn count_two_plies_after(&self, mv: Self::Move) -> u64 {
+        self.play_unchecked(mv).count_two_plies()
+    }
+
     /// Says why `mv` is not legal here, or `Ok(())` if it is. The default looks the
     /// move up in the legal move list; games override it to give precise reasons.
     fn check_move(&self, mv: Self::Move) -> Result<(), &'static str> {

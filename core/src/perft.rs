@@ -3,7 +3,8 @@
 //! The standard check of a move generator against published counts. A finished game
 //! is a leaf with no children (it contributes nothing below its own ply). The last
 //! ply is bulk-counted through [`Game::count_moves`], the last two through
-//! [`Game::count_two_plies`].
+//! [`Game::count_two_plies`] (after each move of the third-last:
+//! [`Game::count_two_plies_after`]).
 //!
 //! [`perft_tabled`] counts the same leaves with a table of exact counts in caller
 //! memory ([`table`]).
@@ -20,6 +21,11 @@ pub fn perft<G: Game>(game: &G, depth: u32) -> u64 {
         0 => 1,
         1 => game.count_moves(),
         2 => game.count_two_plies(),
+        3 => {
+            let mut moves = G::MoveList::default();
+            game.generate_moves(&mut moves);
+            moves.iter().map(|&mv| game.count_two_plies_after(mv)).sum()
+        }
         _ => {
             // Generated in place: returning the list by value would copy it.
             let mut moves = G::MoveList::default();

@@ -12,7 +12,8 @@
 //!   no candidate move the generator left out;
 //! * checked `play` accepts every generated move and gives the state `play_unchecked`
 //!   gives; `count_moves_after` counts the moves after it, and `count_two_plies`
-//!   is their sum; every move's text parses back to the move;
+//!   is their sum; `count_two_plies_after` is the next position's
+//!   `count_two_plies`; every move's text parses back to the move;
 //! * the game's conservation law holds from each position to the next.
 
 use std::collections::HashSet;
@@ -143,6 +144,15 @@ pub fn check_position<G: Game>(g: &G, laws: &Laws<G>) -> Result<(), String> {
         let after = g.play_unchecked(mv).legal_moves().len() as u64;
         let counted = g.count_moves_after(mv);
         two_plies += after;
+        let below = g.play_unchecked(mv).count_two_plies();
+        if g.count_two_plies_after(mv) != below {
+            return Err(format!(
+                "count_two_plies_after {:?} is {} but the position after it has {}",
+                mv,
+                g.count_two_plies_after(mv),
+                below
+            ));
+        }
         if counted != after {
             return Err(format!(
                 "count_moves_after {:?} is {} but {} moves follow it",

@@ -438,6 +438,15 @@ impl Game for Draughts {
         self.two_plies()
     }
 
+    // The child's hash is not kept: counting does not read it.
+    #[inline]
+    fn count_two_plies_after(&self, mv: Move) -> u64 {
+        match self.to_move {
+            Colour::Black => self.play_hashed::<BlackSide, false>(mv).two_plies(),
+            Colour::White => self.play_hashed::<WhiteSide, false>(mv).two_plies(),
+        }
+    }
+
     fn check_move(&self, mv: Move) -> Result<(), &'static str> {
         self.check_legality(mv)
     }
