@@ -210,16 +210,7 @@ fn tabled<G: PerftKey, T: PerftTable>(
             return n;
         }
     }
-    let mut moves = G::MoveList::default();
-    game.generate_moves(&mut moves);
-    let total = if depth == 3 {
-        moves.iter().map(|&mv| game.count_two_plies_after(mv)).sum()
-    } else {
-        moves
-            .iter()
-            .map(|&mv| perft(&game.play_unchecked(mv), depth - 1))
-            .sum()
-    };
+    let total = perft(game, depth);
     if let Some(s) = slot {
         table.store(s, depth, total);
     }
