@@ -70,10 +70,11 @@ impl Draughts {
     }
 
     /// [`Self::two_plies`] with kings on the board, no capture for the mover `S`
-    /// and no king step of its forbidden by the Calgary rule: after a man's step (irreversible: no draw rule and no Calgary rule
-    /// applies) the opponent's simple moves are counted on the bitboards unless it
-    /// could capture; a king's step, whose child's moves depend on the steps
-    /// before it, and the moves that give a capture make their child whole.
+    /// and the Calgary rule not forbidding any of its king steps: after a man's
+    /// step (irreversible: no draw rule and no Calgary rule applies) the
+    /// opponent's simple moves are counted on the bitboards unless it could
+    /// capture; a king's step, whose child's moves depend on the steps before it,
+    /// and the moves that give a capture make their child whole.
     #[cfg_attr(target_pointer_width = "64", inline(always))]
     fn steps_among_kings<S: Side, T: Side>(&self, me: u32, opp: u32, empty: u32) -> u64 {
         let men = me & !self.kings;
