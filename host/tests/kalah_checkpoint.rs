@@ -286,7 +286,7 @@ fn damaged_endgame_table_files_are_rebuilt_not_used() {
     };
     let (whole, e) = run(&d);
     assert!(e.contains("endgame tables: built 18 seeds"), "{}", e);
-    let file = d.join("kalah-3pits-seed-rules.v2.tbl");
+    let file = d.join("kalah-3pits-seed-rules.v3.tbl");
     let good = std::fs::read(&file).unwrap();
     let (again, e) = run(&d);
     assert_eq!(again, whole);

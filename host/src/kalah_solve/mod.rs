@@ -209,6 +209,13 @@ impl Memory {
             .threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         let in_play = game.seeds_in_play();
+        tables::upgrade_format_2(
+            rules.pits,
+            rules.empty_capture,
+            threads,
+            env.tables_dir.clone(),
+            progress,
+        )?;
         // By default, the default size or the file on disk if it holds more (built
         // with a larger PLY_KALAH_TABLE_SEEDS once), as long as it takes at most half
         // the memory free now.

@@ -11,7 +11,8 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use ply_core::games::kalah::solver::{
-    build_layer, layer_range, pack_tables, packed_layers, table_len, EndgameTables, UNKNOWN,
+    build_layer, layer_range, pack_tables, packed_layers, reorder_rows_first, table_len,
+    EndgameTables, UNKNOWN,
 };
 
 use super::table_file;
@@ -39,6 +40,116 @@ pub(super) fn seeds_on_disk(pits: u8, empty_capture: bool, dir: Option<PathBuf>)
         pits,
         empty_capture,
     )
+}
+
+/// Turns the endgame-table file of format 2 for `pits` and the capture rule in the
+/// tables directory (`dir` as for [`load_or_build_tables`]) into a file of this
+/// format, if there is one and no file of this format yet: the same entries, put in
+/// this format's order (`reorder_rows_first`, on `threads` threads), its layers'
+/// checksums checked as a load checks them (the good layers before a damaged one are
+/// kept). Building 30-seed tables again would take hours; this takes seconds a
+/// gigabyte. The old file is left; a line says it can be removed.
+pub(super) fn upgrade_format_2(
+    pits: u8,
+    empty_capture: bool,
+    threads: usize,
+    dir: Option<PathBuf>,
+    progress: &mut dyn FnMut(&str),
+) -> Result<(), String> {
+    let dir = tables_dir(dir);
+    let new = dir.join(table_file::file_name(pits, empty_capture));
+    let old = dir.join(table_file::file_name_of_format(
+        pits,
+        empty_capture,
+        table_file::FORMAT_2,
+    ));
+    if new.exists() || !old.exists() {
+        return Ok(());
+    }
+    let Some(header) =
+        table_file::header_of_format(&old, pits, empty_capture, table_file::FORMAT_2)
+    else {
+        progress(&format!(
+            "endgame tables: not reading {}: its header does not check out (it can be removed)",
+            old.display()
+        ));
+        return Ok(());
+    };
+    let t = Instant::now();
+    let len = table_len(pits, header.seeds)
+        .ok_or_else(|| format!("endgame tables of {} seeds are out of range", header.seeds))?;
+    let what = format!("the {} seeds in play of {}", header.seeds, old.display());
+    let mut values: Vec<AtomicI8> = match crate::memory::huge_page_capacity(len, &what) {
+        Ok(v) => v,
+        Err(e) => {
+            progress(&format!("endgame tables: not turned into this format: {e}"));
+            return Ok(());
+        }
+    };
+    let loaded = table_file::load_format(
+        &old,
+        pits,
+        empty_capture,
+        header.seeds,
+        &mut values,
+        table_file::FORMAT_2,
+        &mut |n, layer| reorder_layer(pits, n, layer, threads),
+    )?;
+    if let Some(p) = &loaded.problem {
+        progress(&format!("endgame tables: {}: {}", old.display(), p));
+    }
+    if loaded.layers == 0 {
+        return Ok(());
+    }
+    let seeds = loaded.layers - 1;
+    fs::create_dir_all(&dir).map_err(|e| format!("cannot write {}: {}", new.display(), e))?;
+    table_file::save(
+        &new,
+        pits,
+        empty_capture,
+        seeds,
+        &values[..layer_range(pits, seeds).end],
+    )
+    .map_err(|e| format!("cannot write {}: {}", new.display(), e))?;
+    progress(&format!(
+        "endgame tables: turned 0 to {} seeds in play of {} (format 2) into {} in {:.2} s; the old file can be removed",
+        seeds,
+        old.display(),
+        new.display(),
+        t.elapsed().as_secs_f64()
+    ));
+    Ok(())
+}
+
+/// Puts the layer of `n` seeds in play, read from a file of format 2, in this
+/// format's order, on `threads` threads.
+fn reorder_layer(pits: u8, n: u32, layer: &[AtomicI8], threads: usize) -> Result<(), String> {
+    let old: Vec<AtomicI8> = layer
+        .iter()
+        .map(|v| AtomicI8::new(v.load(Ordering::Relaxed)))
+        .collect();
+    let chunk = 1 << 20;
+    let next = AtomicUsize::new(0);
+    let failed = Mutex::new(None);
+    std::thread::scope(|s| {
+        for _ in 0..threads.max(1) {
+            s.spawn(|| loop {
+                let lo = next.fetch_add(chunk, Ordering::Relaxed);
+                if lo >= layer.len() {
+                    break;
+                }
+                let hi = (lo + chunk).min(layer.len());
+                if let Err(e) = reorder_rows_first(pits, n, &old, layer, lo..hi) {
+                    *failed.lock().unwrap() = Some(e);
+                    break;
+                }
+            });
+        }
+    });
+    match failed.into_inner().unwrap() {
+        Some(e) => Err(e.to_string()),
+        None => Ok(()),
+    }
 }
 
 /// Where the endgame tables live: `PLY_TABLES_DIR` (`dir`, checked by
@@ -406,6 +517,107 @@ mod tests {
             pack_tables(3, 9, &t, &mut want).unwrap();
             assert_eq!(five_bits(&m), want);
         }
+        let _ = fs::remove_dir_all(dir);
+    }
+
+    /// The tables `t` (`pits` pits, `0..=seeds`) in the order of format 2: each
+    /// layer's layouts ranked with the rows one after the other, from the definition
+    /// of the combinatorial number system (not from the core's rank).
+    fn rows_first(t: &[AtomicI8], pits: u8, seeds: u32) -> Vec<AtomicI8> {
+        let tables = EndgameTables::new(pits, false, seeds, t).unwrap();
+        let binom =
+            |a: u32, k: u32| (0..k).fold(1u64, |c, i| c * u64::from(a - i) / u64::from(i + 1));
+        let m = 2 * u32::from(pits);
+        let old: Vec<AtomicI8> = (0..t.len()).map(|_| AtomicI8::new(i8::MIN)).collect();
+        for n in 0..=seeds {
+            let start = layer_range(pits, n).start;
+            // Every layout: m digits in base n + 1 summing to n.
+            for code in 0..u64::from(n + 1).pow(m) {
+                let c: Vec<u32> = (0..m)
+                    .map(|i| (code / u64::from(n + 1).pow(i) % u64::from(n + 1)) as u32)
+                    .collect();
+                if c.iter().sum::<u32>() != n {
+                    continue;
+                }
+                let row = |r: &[u32]| r.iter().rev().fold(0u64, |w, &x| w << 8 | u64::from(x));
+                let (own, opp) = (row(&c[..pits as usize]), row(&c[pits as usize..]));
+                let (mut r, mut bar) = (0u64, 0u32);
+                for j in 0..m - 1 {
+                    bar += c[j as usize];
+                    r += binom(bar + j, j + 1);
+                }
+                let v = tables.probe(own, opp, n).unwrap() as i8;
+                old[start + r as usize].store(v, Ordering::Relaxed);
+            }
+        }
+        old
+    }
+
+    #[test]
+    fn a_file_of_format_2_is_turned_into_this_format_once() {
+        let dir = std::env::temp_dir().join(format!("ply-tables-format-2-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let (pits, seeds) = (2u8, 9u32);
+        let t = table(pits, seeds);
+        let old = rows_first(&t, pits, seeds);
+        let bytes = |v: &[AtomicI8]| {
+            v.iter()
+                .map(|x| x.load(Ordering::Relaxed))
+                .collect::<Vec<_>>()
+        };
+        assert!(bytes(&old).iter().all(|&x| x != i8::MIN));
+        assert_ne!(bytes(&old), bytes(&t), "the two orders differ");
+        // A file of format 2: this format's writer, then the version and the
+        // header's checksum changed.
+        let v2 = dir.join(table_file::file_name_of_format(
+            pits,
+            false,
+            table_file::FORMAT_2,
+        ));
+        table_file::save(&v2, pits, false, seeds, &old).unwrap();
+        let mut file = fs::read(&v2).unwrap();
+        file[8..12].copy_from_slice(&table_file::FORMAT_2.to_le_bytes());
+        let header = 32 + 8 * (seeds as usize + 1);
+        let sum = super::super::checksum::checksum(&file[..header]);
+        file[header..header + 8].copy_from_slice(&sum.to_le_bytes());
+        fs::write(&v2, &file).unwrap();
+        let mut lines = Vec::new();
+        let mut progress = |l: &str| lines.push(l.to_string());
+        upgrade_format_2(pits, false, 2, Some(dir.clone()), &mut progress).unwrap();
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("turned 0 to 9 seeds in play")),
+            "{lines:?}"
+        );
+        let new = dir.join(table_file::file_name(pits, false));
+        let mut got = Vec::new();
+        let loaded = table_file::load(&new, pits, false, seeds, &mut got).unwrap();
+        assert_eq!((loaded.layers, loaded.problem), (seeds + 1, None));
+        assert_eq!(bytes(&got), bytes(&t));
+        // Once: with a file of this format there, nothing is done.
+        lines.clear();
+        let mut progress = |l: &str| lines.push(l.to_string());
+        upgrade_format_2(pits, false, 2, Some(dir.clone()), &mut progress).unwrap();
+        assert!(lines.is_empty(), "{lines:?}");
+        // A damaged layer of the old file: the layers before it are kept.
+        fs::remove_file(&new).unwrap();
+        let at = file.len() - 3;
+        file[at] ^= 0x10;
+        fs::write(&v2, &file).unwrap();
+        let mut progress = |l: &str| lines.push(l.to_string());
+        upgrade_format_2(pits, false, 2, Some(dir.clone()), &mut progress).unwrap();
+        assert!(
+            lines.iter().any(|l| l.contains("fails its checksum")),
+            "{lines:?}"
+        );
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("turned 0 to 8 seeds in play")),
+            "{lines:?}"
+        );
         let _ = fs::remove_dir_all(dir);
     }
 }

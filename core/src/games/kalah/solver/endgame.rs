@@ -2,129 +2,17 @@
 //! in the pits, for one number of pits and one capture rule, in memory the caller
 //! provides (the host keeps it on disk), built layer by layer from 0 seeds up.
 //!
-//! A position's entry is found without a hash: the layouts of `n` seeds in the
-//! `2 × pits` pits are ranked by the combinatorial number system, and the layers of
-//! fewer seeds come first. A table for `P` pits serves every seed count per pit.
+//! A position's entry is found without a hash, by the rank of its layout among
+//! the layouts of its seeds in play, the layers of fewer seeds first (`layout.rs`).
+//! A table for `P` pits serves every seed count per pit.
 
 use core::sync::atomic::{AtomicI8, Ordering};
 
+use super::layout::{
+    layer_len, layer_offset, next_bars, rank, table_len, unbar, unrank, MAX_TABLE_SEEDS,
+};
 use super::packed::{packed_code, packed_layers, PACKED_MAX_SEEDS};
 use crate::games::kalah::{final_margin, non_empty, sow, Sown};
-
-/// Most pits a row may have for the solver (as for the game).
-const MAX_PARTS: usize = 16;
-
-/// The largest seeds-in-play count an endgame table may cover: its values are
-/// `i8`, and the future margin lies in `-n..=n`.
-pub const MAX_TABLE_SEEDS: u32 = 126;
-
-/// Binomial coefficients `C(a, k)` for `a < 272`, `k <= 16`, saturating at
-/// `u64::MAX` (only small ones are ever used as offsets).
-const BINOM_ROWS: usize = 272;
-static BINOM: [[u64; MAX_PARTS + 1]; BINOM_ROWS] = {
-    let mut t = [[0u64; MAX_PARTS + 1]; BINOM_ROWS];
-    let mut a = 0;
-    while a < BINOM_ROWS {
-        t[a][0] = 1;
-        let mut k = 1;
-        while k <= MAX_PARTS {
-            t[a][k] = if a == 0 {
-                0
-            } else {
-                t[a - 1][k - 1].saturating_add(t[a - 1][k])
-            };
-            k += 1;
-        }
-        a += 1;
-    }
-    t
-};
-
-#[inline(always)]
-fn binom(a: u32, k: u32) -> u64 {
-    BINOM[a as usize][k as usize]
-}
-
-/// Entries of an endgame table for `pits` pits a row covering `0..=max_seeds`
-/// seeds in play: the number of ways to lay out at most `max_seeds` seeds in
-/// `2 × pits` pits, `C(max_seeds + 2·pits, 2·pits)`. `None` if it does not fit a
-/// `usize` or the arguments are out of range.
-pub fn table_len(pits: u8, max_seeds: u32) -> Option<usize> {
-    if pits == 0 || pits > 8 || max_seeds > MAX_TABLE_SEEDS {
-        return None;
-    }
-    let m = 2 * u32::from(pits);
-    usize::try_from(binom(max_seeds + m, m)).ok()
-}
-
-/// Entries before the layer of `n` seeds: `C(n + m - 1, m)`.
-#[inline(always)]
-fn layer_offset(m: u32, n: u32) -> u64 {
-    if n == 0 {
-        0
-    } else {
-        binom(n + m - 1, m)
-    }
-}
-
-/// Positions with exactly `n` seeds in `m` pits: `C(n + m - 1, m - 1)`.
-#[inline(always)]
-fn layer_len(m: u32, n: u32) -> u64 {
-    binom(n + m - 1, m - 1)
-}
-
-/// The terms of a rank: `TERM[j][x] = C(x + j, j + 1)`, the term of bar `j` when
-/// the pits up to `j` hold `x` seeds (`x <= MAX_TABLE_SEEDS`).
-static TERM: [[u64; TERM_SEEDS]; MAX_PARTS - 1] = {
-    let mut t = [[0u64; TERM_SEEDS]; MAX_PARTS - 1];
-    let mut j = 0;
-    while j < MAX_PARTS - 1 {
-        let mut x = 0;
-        while x < TERM_SEEDS {
-            t[j][x] = BINOM[x + j][j + 1];
-            x += 1;
-        }
-        j += 1;
-    }
-    t
-};
-
-/// Columns of [`TERM`]: every prefix sum of a table position's pits.
-const TERM_SEEDS: usize = MAX_TABLE_SEEDS as usize + 1;
-
-/// A byte in every byte of a `u64`: multiplying a packed row by it leaves in byte
-/// `j` the seeds of the pits `0..=j` (no byte carries: a row holds fewer than 256
-/// seeds in all).
-const PREFIX: u64 = 0x0101_0101_0101_0101;
-
-/// The rank of the layout (`own` then `opp`, `pits` pits each, `n` seeds in all)
-/// among the layouts of `n` seeds, by the combinatorial number system: the bars
-/// between the pits, `b_j = c_0 + … + c_j + j`, are an increasing subset whose colex
-/// rank is `Σ C(b_j, j + 1)`. The prefix sums `c_0 + … + c_j` come from one
-/// multiplication a row; each term is one load from [`TERM`].
-#[inline(always)]
-fn rank(own: u64, opp: u64, pits: u32) -> u64 {
-    debug_assert!(row_seeds(own) + row_seeds(opp) <= MAX_TABLE_SEEDS);
-    let a = own.wrapping_mul(PREFIX);
-    let in_own = (a >> (8 * (pits - 1))) & 0xFF;
-    let b = opp
-        .wrapping_mul(PREFIX)
-        .wrapping_add(in_own.wrapping_mul(PREFIX));
-    let mut r = 0;
-    for j in 0..pits as usize {
-        r += TERM[j][((a >> (8 * j)) & 0xFF) as usize];
-    }
-    for j in 0..pits as usize - 1 {
-        r += TERM[pits as usize + j][((b >> (8 * j)) & 0xFF) as usize];
-    }
-    r
-}
-
-/// The seeds of a packed row.
-#[inline(always)]
-fn row_seeds(row: u64) -> u32 {
-    (0..8).map(|i| ((row >> (8 * i)) & 0xFF) as u32).sum()
-}
 
 /// Exact future margins of every position with few seeds in play, for one number of
 /// pits and one capture rule, over caller-provided memory: entry
@@ -397,57 +285,6 @@ fn build_part<const P: u32>(
 /// Positions whose children a layer's build looks up together.
 const BATCH: usize = 16;
 
-/// The next subset of `k` bars below `top` in colex order.
-#[inline(always)]
-fn next_bars(bars: &mut [u32; MAX_PARTS], k: usize, top: u32) {
-    let mut j = 0;
-    while j < k {
-        let limit = if j + 1 < k { bars[j + 1] } else { top };
-        if bars[j] + 1 < limit {
-            bars[j] += 1;
-            for (i, b) in bars.iter_mut().enumerate().take(j) {
-                *b = i as u32;
-            }
-            break;
-        }
-        j += 1;
-    }
-}
-
-/// The `k` bars of colex rank `r`: greedily the largest `b` with `C(b, j+1) <= r`.
-fn unrank(mut r: u64, k: usize) -> [u32; MAX_PARTS] {
-    let mut bars = [0u32; MAX_PARTS];
-    let mut hi = BINOM_ROWS as u32 - 1;
-    for j in (0..k).rev() {
-        let mut b = hi;
-        while b > j as u32 && binom(b, j as u32 + 1) > r {
-            b -= 1;
-        }
-        bars[j] = b;
-        r -= binom(b, j as u32 + 1);
-        hi = b.saturating_sub(1);
-    }
-    bars
-}
-
-/// The rows of the layout whose bars are `bars` (`n` seeds, `2 × pits` pits).
-fn unbar(bars: &[u32; MAX_PARTS], pits: u32, n: u32) -> (u64, u64) {
-    let m = 2 * pits as usize;
-    let mut counts = [0u32; MAX_PARTS];
-    let mut prev: i64 = -1;
-    for j in 0..m - 1 {
-        counts[j] = (i64::from(bars[j]) - prev - 1) as u32;
-        prev = i64::from(bars[j]);
-    }
-    counts[m - 1] = (i64::from(n + m as u32 - 1) - prev - 1) as u32;
-    let (mut own, mut opp) = (0u64, 0u64);
-    for i in 0..pits as usize {
-        own |= u64::from(counts[i]) << (8 * i);
-        opp |= u64::from(counts[pits as usize + i]) << (8 * i);
-    }
-    (own, opp)
-}
-
 /// A table position's moves: the best final margin of those that end the game,
 /// and the entries of the others' children. Kept small (it is made for every
 /// position of a layer): a child's rows are not kept but sown again in the rare
@@ -564,34 +401,10 @@ impl Children {
 
 #[cfg(test)]
 mod tests {
+    use super::super::layout::MAX_PARTS;
     use super::*;
-    use crate::games::kalah::row_sum;
     use crate::games::kalah::solver::minimax_future_margin;
     use crate::games::kalah::solver::{pack_tables, unpack_tables};
-
-    #[test]
-    fn rank_is_a_bijection_onto_each_layer() {
-        // 2 pits a row, up to 6 seeds: every layout once, ranks 0..len.
-        let p = 2;
-        for n in 0..=6u32 {
-            let len = layer_len(4, n) as usize;
-            let mut seen = [false; 100];
-            for a in 0..=n {
-                for b in 0..=n - a {
-                    for c in 0..=n - a - b {
-                        let d = n - a - b - c;
-                        let own = u64::from(a) | u64::from(b) << 8;
-                        let opp = u64::from(c) | u64::from(d) << 8;
-                        let r = rank(own, opp, p) as usize;
-                        assert!(r < len);
-                        assert!(!seen[r]);
-                        seen[r] = true;
-                    }
-                }
-            }
-            assert!(seen[..len].iter().all(|&x| x));
-        }
-    }
 
     #[test]
     fn layers_built_in_parts_out_of_order_match_one_pass() {
@@ -617,74 +430,6 @@ mod tests {
         assert!(whole[..len]
             .iter()
             .all(|v| v.load(Ordering::Relaxed) != UNKNOWN));
-    }
-
-    #[test]
-    fn rank_is_the_sum_of_binomials_of_the_bars() {
-        // Rows of up to 8 pits, seeds anywhere up to the largest table whose
-        // entries a u64 counts (beyond it the binomials saturate): the rank by
-        // prefix sums and TERM equals the definition, term by term.
-        let most_seeds = |pits: u32| {
-            (0..=MAX_TABLE_SEEDS)
-                .take_while(|&s| binom(s + 2 * pits, 2 * pits) < u64::MAX / 2)
-                .last()
-                .unwrap()
-        };
-        assert_eq!(most_seeds(6), MAX_TABLE_SEEDS);
-        let most: [u32; 9] = core::array::from_fn(|p| most_seeds(p as u32));
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        for _ in 0..20_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let pits = 1 + (x % 8) as u32;
-            let mut left = (x >> 8) as u32 % (most[pits as usize] + 1);
-            let (mut own, mut opp) = (0u64, 0u64);
-            for i in 0..2 * pits {
-                let c = if left == 0 {
-                    0
-                } else {
-                    (x >> (16 + i)) as u32 % (left + 1)
-                };
-                left -= c;
-                if i < pits {
-                    own |= u64::from(c) << (8 * i);
-                } else {
-                    opp |= u64::from(c) << (8 * (i - pits));
-                }
-            }
-            let (mut want, mut bar) = (0u64, 0u32);
-            for j in 0..2 * pits - 1 {
-                bar += if j < pits {
-                    ((own >> (8 * j)) & 0xFF) as u32
-                } else {
-                    ((opp >> (8 * (j - pits))) & 0xFF) as u32
-                };
-                want += binom(bar + j, j + 1);
-            }
-            assert_eq!(rank(own, opp, pits), want, "{:x} {:x} {}", own, opp, pits);
-        }
-    }
-
-    #[test]
-    fn unrank_inverts_rank() {
-        let p = 3u32;
-        for n in [0u32, 1, 5, 9] {
-            for r in 0..layer_len(2 * p, n) {
-                let bars = unrank(r, 2 * p as usize - 1);
-                let (own, opp) = unbar(&bars, p, n);
-                assert_eq!(rank(own, opp, p), r);
-                assert_eq!(row_sum(own) + row_sum(opp), n);
-            }
-        }
-    }
-
-    #[test]
-    fn table_sizes() {
-        assert_eq!(table_len(6, 0), Some(1));
-        assert_eq!(table_len(6, 1), Some(13));
-        assert_eq!(table_len(6, 16), Some(30_421_755));
-        assert_eq!(table_len(9, 1), None);
     }
 
     #[test]

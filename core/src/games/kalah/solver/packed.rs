@@ -8,9 +8,10 @@
 
 use core::sync::atomic::{AtomicI8, Ordering};
 
+use super::endgame::layer_range;
 #[cfg(doc)]
 use super::endgame::UNKNOWN;
-use super::endgame::{layer_range, table_len};
+use super::layout::table_len;
 
 /// The most seeds in play a table of five-bit entries ([`pack_entries`]) covers:
 /// the mover's share of `n` seeds is `0..=n`, 32 values at 31.
