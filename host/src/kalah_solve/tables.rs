@@ -93,7 +93,16 @@ pub(super) fn upgrade_format_2(
         header.seeds,
         &mut values,
         table_file::FORMAT_2,
-        &mut |n, layer| reorder_layer(pits, n, layer, threads),
+        &mut |n, layer| {
+            reorder_layer(pits, n, layer, threads)?;
+            progress(&format!(
+                "endgame tables: put {} seeds in play ({} entries) of {} in this format's order",
+                n,
+                layer.len(),
+                old.display()
+            ));
+            Ok(())
+        },
     )?;
     if let Some(p) = &loaded.problem {
         progress(&format!("endgame tables: {}: {}", old.display(), p));
@@ -128,18 +137,30 @@ fn reorder_layer(pits: u8, n: u32, layer: &[AtomicI8], threads: usize) -> Result
         .iter()
         .map(|v| AtomicI8::new(v.load(Ordering::Relaxed)))
         .collect();
-    let chunk = 1 << 20;
+    in_chunks(threads, layer.len(), 1 << 20, |part| {
+        reorder_rows_first(pits, n, &old, layer, part)
+    })
+}
+
+/// Runs `work` on `threads` threads over `0..len` in parts of `chunk`, each thread
+/// taking the next part nobody has; a thread stops at its first error, which is
+/// returned.
+fn in_chunks(
+    threads: usize,
+    len: usize,
+    chunk: usize,
+    work: impl Fn(std::ops::Range<usize>) -> Result<(), &'static str> + Sync,
+) -> Result<(), String> {
     let next = AtomicUsize::new(0);
     let failed = Mutex::new(None);
     std::thread::scope(|s| {
         for _ in 0..threads.max(1) {
             s.spawn(|| loop {
                 let lo = next.fetch_add(chunk, Ordering::Relaxed);
-                if lo >= layer.len() {
+                if lo >= len {
                     break;
                 }
-                let hi = (lo + chunk).min(layer.len());
-                if let Err(e) = reorder_rows_first(pits, n, &old, layer, lo..hi) {
+                if let Err(e) = work(lo..(lo + chunk).min(len)) {
                     *failed.lock().unwrap() = Some(e);
                     break;
                 }
@@ -319,29 +340,9 @@ pub(super) fn load_or_build_tables(
     for n in have..=seeds {
         let t = Instant::now();
         let range = layer_range(pits, n);
-        let chunk = 1 << 16;
-        let chunks = range.len().div_ceil(chunk);
-        let next = AtomicUsize::new(0);
-        let failed = Mutex::new(None);
-        std::thread::scope(|s| {
-            for _ in 0..threads.max(1) {
-                s.spawn(|| loop {
-                    let c = next.fetch_add(1, Ordering::Relaxed);
-                    if c >= chunks {
-                        break;
-                    }
-                    let lo = c * chunk;
-                    let hi = (lo + chunk).min(range.len());
-                    if let Err(e) = build_layer(pits, empty_capture, n, &values, lo..hi) {
-                        *failed.lock().unwrap() = Some(e);
-                        break;
-                    }
-                });
-            }
-        });
-        if let Some(e) = failed.into_inner().unwrap() {
-            return Err(e.to_string());
-        }
+        in_chunks(threads, range.len(), 1 << 16, |part| {
+            build_layer(pits, empty_capture, n, &values, part)
+        })?;
         built = true;
         progress(&format!(
             "endgame tables: built {} seeds in play ({} positions) in {:.2} s",
