@@ -111,15 +111,17 @@ pub(super) fn upgrade_format_2(
         return Ok(());
     }
     let seeds = loaded.layers - 1;
-    fs::create_dir_all(&dir).map_err(|e| format!("cannot write {}: {}", new.display(), e))?;
-    table_file::save(
-        &new,
-        pits,
-        empty_capture,
-        seeds,
-        &values[..layer_range(pits, seeds).end],
-    )
-    .map_err(|e| format!("cannot write {}: {}", new.display(), e))?;
+    let kept = &values[..layer_range(pits, seeds).end];
+    if let Err(e) = table_file::save(&new, pits, empty_capture, seeds, kept) {
+        // As for tables built where no file can be written: the solve goes on
+        // (and builds its tables).
+        progress(&format!(
+            "endgame tables: not turned into this format: cannot write {}: {}",
+            new.display(),
+            e
+        ));
+        return Ok(());
+    }
     progress(&format!(
         "endgame tables: turned 0 to {} seeds in play of {} (format 2) into {} in {:.2} s; the old file can be removed",
         seeds,
@@ -619,6 +621,16 @@ mod tests {
                 .any(|l| l.contains("turned 0 to 8 seeds in play")),
             "{lines:?}"
         );
+        // A new file that cannot be written (a folder where its temporary goes):
+        // a line says so, and the solve goes on.
+        fs::remove_file(&new).unwrap();
+        fs::create_dir_all(crate::interrupt::temp_path(&new)).unwrap();
+        lines.clear();
+        let mut progress = |l: &str| lines.push(l.to_string());
+        upgrade_format_2(pits, false, 2, Some(dir.clone()), &mut progress).unwrap();
+        let refused = "not turned into this format: cannot write";
+        assert!(lines.iter().any(|l| l.contains(refused)), "{lines:?}");
+        assert!(!new.exists());
         let _ = fs::remove_dir_all(dir);
     }
 }
