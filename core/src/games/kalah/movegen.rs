@@ -82,7 +82,12 @@ pub fn sow(own: u64, opp: u64, pits: u32, i: u32, empty_capture: bool) -> Sown {
     let mut own = own & !(0xFFu64 << (8 * i));
     let mut opp = opp;
     let ring = 2 * pits + 1;
-    let (laps, rest) = (n / ring, n % ring);
+    // Most pits hold less than a lap: no division for them.
+    let (laps, rest) = if n < ring {
+        (0, n)
+    } else {
+        (n / ring, n % ring)
+    };
     let full = ONES[pits as usize];
     let laps64 = u64::from(laps);
     own += laps64 * full;

@@ -9,7 +9,7 @@
 use core::sync::atomic::{AtomicI8, Ordering};
 
 use super::layout::{
-    layer_len, layer_offset, next_bars, rank, table_len, unbar, unrank, MAX_TABLE_SEEDS,
+    layer_len, layer_offset, next_layout, rank, table_len, unbar, unrank, MAX_TABLE_SEEDS,
 };
 use super::packed::{packed_code, packed_layers, PACKED_MAX_SEEDS};
 use crate::games::kalah::{final_margin, non_empty, sow, Sown};
@@ -133,7 +133,11 @@ impl<'a> EndgameTables<'a> {
         if n > self.max_seeds || self.max_seeds().is_none() {
             return None;
         }
-        let r = rank(own, opp, self.pits) as usize;
+        let r = if self.pits == 6 {
+            rank(own, opp, 6)
+        } else {
+            rank(own, opp, self.pits)
+        } as usize;
         let at = match &self.entries {
             Entries::Bytes(_) => layer_offset(2 * self.pits, n) as usize + r,
             Entries::Packed(_) => self.packed_starts[n as usize] * 8 + r * 5,
@@ -249,8 +253,10 @@ fn build_part<const P: u32>(
     let p = P;
     let m = 2 * p;
     let k = m as usize - 1;
-    let top = n + m - 1; // bars are drawn from 0..top
-    let mut bars = unrank(ranks.start as u64, k);
+    if ranks.is_empty() {
+        return;
+    }
+    let (mut own, mut opp) = unbar(&unrank(ranks.start as u64, k), p, n);
     // Positions go in batches: first every position's children and a prefetch of
     // each child's entry, then the values. The children's entries lie all over the
     // lower layers; prefetched a batch ahead, their cache misses overlap instead
@@ -263,7 +269,6 @@ fn build_part<const P: u32>(
         let mut len = 0;
         for at_rank in r..end {
             if values[start + at_rank].load(Ordering::Relaxed) == UNKNOWN {
-                let (own, opp) = unbar(&bars, p, n);
                 debug_assert_eq!(rank(own, opp, p) as usize, at_rank);
                 let c = &mut batch[len];
                 c.fill::<P>(own, opp, n, empty_capture);
@@ -273,7 +278,8 @@ fn build_part<const P: u32>(
                 at[len] = start + at_rank;
                 len += 1;
             }
-            next_bars(&mut bars, k, top);
+            // Past the last layout only at the layer's end.
+            (own, opp) = next_layout(own, opp).unwrap_or((0, 0));
         }
         for (c, &i) in batch[..len].iter().zip(&at[..len]) {
             values[i].store(c.value::<P>(empty_capture, values), Ordering::Relaxed);
@@ -401,7 +407,7 @@ impl Children {
 
 #[cfg(test)]
 mod tests {
-    use super::super::layout::MAX_PARTS;
+    use super::super::layout::{next_bars, MAX_PARTS};
     use super::*;
     use crate::games::kalah::solver::minimax_future_margin;
     use crate::games::kalah::solver::{pack_tables, unpack_tables};

@@ -173,6 +173,45 @@ pub(super) fn next_bars(bars: &mut [u32; MAX_PARTS], k: usize, top: u32) {
     }
 }
 
+/// The layout after `own`, `opp` in rank order ([`rank`] + 1), on the rows
+/// themselves: with the pits in the rank's order `c_0, c_1, …`, the next subset of
+/// bars moves a seed from the first non-empty pit `c_f` after `c_0` down to
+/// `c_{f-1}` and gathers the seeds of `c_0` there too (`c_{f-1} = c_0 + 1`, the
+/// pits below it empty). `None` after the last layout of the layer (every seed in
+/// `c_0`). The same order as [`next_bars`], without the bars.
+#[inline(always)]
+pub(super) fn next_layout(own: u64, opp: u64) -> Option<(u64, u64)> {
+    let rest = own & !0xFF;
+    // The pit order interleaves the rows: own pit `i` is `c_{2i}`, opp pit `i`
+    // is `c_{2i+1}`.
+    let f_own = if rest == 0 {
+        64
+    } else {
+        2 * (rest.trailing_zeros() / 8)
+    };
+    let f_opp = if opp == 0 {
+        64
+    } else {
+        2 * (opp.trailing_zeros() / 8) + 1
+    };
+    let f = f_own.min(f_opp);
+    if f == 64 {
+        return None;
+    }
+    let gathered = (own & 0xFF) + 1;
+    let (mut own, mut opp) = (rest, opp);
+    if f & 1 == 0 {
+        own -= 1 << (8 * (f / 2));
+        // c_{f-1} is opp pit f/2 - 1.
+        opp += gathered << (8 * (f / 2 - 1));
+    } else {
+        opp -= 1 << (8 * (f / 2));
+        // c_{f-1} is own pit f/2.
+        own += gathered << (8 * (f / 2));
+    }
+    Some((own, opp))
+}
+
 /// The `k` bars of colex rank `r`: greedily the largest `b` with `C(b, j+1) <= r`.
 pub(super) fn unrank(mut r: u64, k: usize) -> [u32; MAX_PARTS] {
     let mut bars = [0u32; MAX_PARTS];
@@ -323,6 +362,33 @@ mod tests {
                 want += binom(bar + j, j + 1);
             }
             assert_eq!(rank(own, opp, pits), want, "{:x} {:x} {}", own, opp, pits);
+        }
+    }
+
+    #[test]
+    fn next_layout_walks_each_layer_in_rank_order() {
+        for p in 1..=4u32 {
+            let m = 2 * p;
+            for n in 0..=7u32 {
+                let mut bars = [0u32; MAX_PARTS];
+                for (j, b) in bars.iter_mut().enumerate().take(m as usize - 1) {
+                    *b = j as u32;
+                }
+                let mut rows = unbar(&bars, p, n);
+                let len = layer_len(m, n);
+                for r in 0..len {
+                    assert_eq!(rank(rows.0, rows.1, p), r, "p {} n {}", p, n);
+                    next_bars(&mut bars, m as usize - 1, n + m - 1);
+                    match next_layout(rows.0, rows.1) {
+                        Some(next) => {
+                            assert!(r + 1 < len, "p {} n {}: a layout after the last", p, n);
+                            assert_eq!(next, unbar(&bars, p, n), "p {} n {}", p, n);
+                            rows = next;
+                        }
+                        None => assert_eq!(r + 1, len, "p {} n {}: ended early", p, n),
+                    }
+                }
+            }
         }
     }
 
