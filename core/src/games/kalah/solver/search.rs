@@ -183,7 +183,8 @@ impl<T: SolverTable> KalahSolver<'_, T> {
 
         let mut tt_move = u8::MAX;
         let (mut lo, mut hi) = (-ni, ni);
-        let old = table::probe(&self.tt, own, opp);
+        let (bucket, found) = table::probe_at(&self.tt, own, opp);
+        let old = found.map(|(_, e)| e);
         if let Some(e) = old {
             // An exact search orders by the moves of exact entries only: a move
             // from a depth-limited search (the first guesses) ordered the exact
@@ -220,7 +221,7 @@ impl<T: SolverTable> KalahSolver<'_, T> {
         } else {
             child_depth.min(254) as u8
         };
-        let etc_here = n >= self.config.etc_from_seeds && self.tt.slots() >= 2;
+        let etc_here = n >= self.config.etc_from_seeds && self.tt.buckets() > 0;
         let mut gen_sown = [EMPTY_SOWN; 8];
         let mut gen_pit = [0u8; 8];
         let mut gen_slot = [Slot::None; 8];
@@ -229,13 +230,18 @@ impl<T: SolverTable> KalahSolver<'_, T> {
         while bits != 0 {
             let i = bits.trailing_zeros() / 8;
             bits &= bits - 1;
-            let s = sow(own, opp, self.pits, i, self.empty_capture);
+            // Six pits (the common board) with its size a constant.
+            let s = if self.pits == 6 {
+                sow(own, opp, 6, i, self.empty_capture)
+            } else {
+                sow(own, opp, self.pits, i, self.empty_capture)
+            };
             if !s.game_over && child_depth != 0 {
                 let (a, b) = child_rows(&s);
                 if let Some(t) = self.tables.index(a, b, n - s.gain) {
                     self.tables.prefetch(t);
                     gen_slot[moves] = Slot::Table(t);
-                } else if self.tt.slots() >= 2 {
+                } else if self.tt.buckets() > 0 {
                     self.tt.prefetch(table::bucket(&self.tt, a, b));
                     if etc_here {
                         gen_slot[moves] = Slot::Bucket;
@@ -250,86 +256,76 @@ impl<T: SolverTable> KalahSolver<'_, T> {
         // Settle the moves whose value is known without a search (game over, a child
         // in the endgame tables, a child whose table bounds refute the window: the
         // enhanced transposition cutoff; or show that it cannot raise alpha) and
-        // order the others.
-        let mut sown = [EMPTY_SOWN; 8];
-        let mut keys = [0i64; 8];
-        let mut known = [None::<i32>; 8];
-        let mut order = [0u8; 8];
+        // order the others: each as its key times 8 plus its place in `gen_sown`
+        // (7 − m, so that equal keys keep the order of generation), sorted by
+        // insertion, largest first.
+        let mut order = [0u64; 8];
         let mut count = 0usize;
         let mut best = -INF;
         let mut best_move = 0u8;
         for m in 0..moves {
-            let s = gen_sown[m];
+            let s = &gen_sown[m];
             let i = gen_pit[m];
             let g = s.gain as i32;
             let mut value = None;
-            let mut key;
             if s.game_over {
                 value = Some(g - s.opp_gain as i32);
-                key = 0;
-            } else {
-                let sign = if s.extra_turn { 1 } else { -1 };
-                if child_depth == 0 {
-                    // The horizon: the child's future margin counts as 0.
-                    value = Some(g);
-                } else if let Slot::Table(t) = gen_slot[m] {
-                    self.table_hits += 1;
-                    value = Some(g + sign * self.tables.value_at(t));
-                } else if gen_slot[m] == Slot::Bucket {
-                    let (a, b) = child_rows(&s);
-                    if let Some(e) = table::probe(&self.tt, a, b) {
-                        if e.depth >= child_want {
-                            // The parent's bounds for this move from the child's.
-                            let (clo, chi) = (i32::from(e.lo), i32::from(e.hi));
-                            let (vlo, vhi) = if s.extra_turn {
-                                (g + clo, g + chi)
-                            } else {
-                                (g - chi, g - clo)
-                            };
-                            if vlo == vhi || vlo >= beta {
-                                value = Some(vlo);
-                            } else if vhi <= alpha {
-                                // It cannot raise alpha: its upper bound stands for
-                                // it (fail-soft), and it needs no search.
-                                value = Some(vhi);
-                            }
+            } else if child_depth == 0 {
+                // The horizon: the child's future margin counts as 0.
+                value = Some(g);
+            } else if let Slot::Table(t) = gen_slot[m] {
+                self.table_hits += 1;
+                let v = self.tables.value_at(t);
+                value = Some(if s.extra_turn { g + v } else { g - v });
+            } else if gen_slot[m] == Slot::Bucket {
+                let (a, b) = child_rows(s);
+                if let Some(e) = table::probe(&self.tt, a, b) {
+                    if e.depth >= child_want {
+                        // The parent's bounds for this move from the child's.
+                        let (clo, chi) = (i32::from(e.lo), i32::from(e.hi));
+                        let (vlo, vhi) = if s.extra_turn {
+                            (g + clo, g + chi)
+                        } else {
+                            (g - chi, g - clo)
+                        };
+                        if vlo == vhi || vlo >= beta {
+                            value = Some(vlo);
+                        } else if vhi <= alpha {
+                            // It cannot raise alpha: its upper bound stands for
+                            // it (fail-soft), and it needs no search.
+                            value = Some(vhi);
                         }
                     }
                 }
-                key = if !self.config.ordering {
-                    0
-                } else if i == tt_move {
-                    1 << 40
-                } else if s.extra_turn {
-                    (1 << 38) + i64::from(i)
-                } else if s.captured > 0 {
-                    (1 << 36) + i64::from(s.captured)
-                } else {
-                    // Quiet moves: by seeds sown into the store, then the pit
-                    // nearest the store.
-                    8 * i64::from(s.gain) + i64::from(i)
-                };
             }
             if let Some(v) = value {
-                // Settled moves go first: they cost nothing and set alpha.
-                key = 1 << 42;
+                // Settled moves cost nothing and set alpha before any search.
                 if v > best {
                     best = v;
                     best_move = i;
                 }
+                continue;
             }
+            let key: u64 = if !self.config.ordering {
+                0
+            } else if i == tt_move {
+                1 << 40
+            } else if s.extra_turn {
+                (1 << 38) + u64::from(i)
+            } else if s.captured > 0 {
+                (1 << 36) + u64::from(s.captured)
+            } else {
+                // Quiet moves: by seeds sown into the store, then the pit
+                // nearest the store.
+                8 * u64::from(s.gain) + u64::from(i)
+            };
+            let entry = key << 3 | (7 - m as u64);
             let mut j = count;
-            while j > 0 && keys[j - 1] < key {
-                keys[j] = keys[j - 1];
-                sown[j] = sown[j - 1];
+            while j > 0 && order[j - 1] < entry {
                 order[j] = order[j - 1];
-                known[j] = known[j - 1];
                 j -= 1;
             }
-            keys[j] = key;
-            sown[j] = s;
-            order[j] = i;
-            known[j] = value;
+            order[j] = entry;
             count += 1;
         }
 
@@ -341,11 +337,9 @@ impl<T: SolverTable> KalahSolver<'_, T> {
         } else if best > alpha {
             alpha = best;
         }
-        for k in 0..count {
-            if known[k].is_some() {
-                continue;
-            }
-            let s = sown[k];
+        for &entry in &order[..count] {
+            let m = 7 - (entry & 7) as usize;
+            let s = gen_sown[m];
             let g = s.gain as i32;
             let v = if s.extra_turn {
                 g + self.search(s.own, s.opp, alpha - g, beta - g, child_depth, control)
@@ -357,7 +351,7 @@ impl<T: SolverTable> KalahSolver<'_, T> {
             }
             if v > best {
                 best = v;
-                best_move = order[k];
+                best_move = gen_pit[m];
                 if v > alpha {
                     alpha = v;
                     if alpha >= beta {
@@ -381,8 +375,10 @@ impl<T: SolverTable> KalahSolver<'_, T> {
             ehi = best;
         }
         let prev_work = old.map_or(0, |e| e.work);
-        table::store(
+        table::store_at(
             &mut self.tt,
+            bucket,
+            found.map(|(i, _)| i),
             SolverEntry {
                 own,
                 opp,

@@ -7,6 +7,7 @@
 #[cfg(target_has_atomic = "64")]
 use core::sync::atomic::Ordering;
 
+#[cfg(target_has_atomic = "64")]
 use crate::zobrist::mix64;
 
 /// One slot of the solver's transposition table: the rows, bounds on the future
@@ -60,6 +61,13 @@ pub trait SolverTable {
     #[inline(always)]
     fn ways(&self) -> usize {
         2
+    }
+    /// The number of whole buckets, `slots() / ways()` (a table with none keeps
+    /// nothing). Implementations whose bucket size is known override it to spare
+    /// the division on every probe.
+    #[inline(always)]
+    fn buckets(&self) -> usize {
+        self.slots() / self.ways()
     }
     /// The entry in `slot` ([`SolverEntry::EMPTY`] if there is none).
     fn load(&self, slot: usize) -> SolverEntry;
@@ -347,6 +355,10 @@ impl SolverTable for SharedSolverTable<'_> {
         self.words.len() / Self::BUCKET_WORDS * self.ways()
     }
     #[inline(always)]
+    fn buckets(&self) -> usize {
+        self.words.len() / Self::BUCKET_WORDS
+    }
+    #[inline(always)]
     fn ways(&self) -> usize {
         if self.dense {
             4
@@ -401,34 +413,49 @@ pub(super) const EXACT_DEPTH: u8 = u8::MAX;
 /// The first slot of the bucket of a position.
 #[inline(always)]
 pub(super) fn bucket(tt: &impl SolverTable, own: u64, opp: u64) -> usize {
-    let h = mix64(own ^ mix64(opp ^ 0x004b_414c_4148));
-    let ways = tt.ways();
-    let buckets = tt.slots() / ways;
-    ways * (((u128::from(h) * buckets as u128) >> 64) as usize)
+    // Two multiplications: the high bits of each product depend on every bit
+    // below them, and the bucket is taken from the high bits of the second.
+    let h = (own.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ opp).wrapping_mul(0xD6E8_FEB8_6659_FD93);
+    tt.ways() * (((u128::from(h) * tt.buckets() as u128) >> 64) as usize)
 }
 
 /// The table entry of a position, if present.
 #[inline(always)]
 pub(super) fn probe(tt: &impl SolverTable, own: u64, opp: u64) -> Option<SolverEntry> {
-    if tt.slots() < tt.ways() {
-        return None;
+    probe_at(tt, own, opp).1.map(|(_, e)| e)
+}
+
+/// The bucket of a position and, if present, its slot and entry: what
+/// [`store_at`] needs to store the position's new entry without looking again.
+#[inline(always)]
+pub(super) fn probe_at(
+    tt: &impl SolverTable,
+    own: u64,
+    opp: u64,
+) -> (usize, Option<(usize, SolverEntry)>) {
+    if tt.buckets() == 0 {
+        return (0, None);
     }
-    tt.find(bucket(tt, own, opp), own, opp).map(|(_, e)| e)
+    let b = bucket(tt, own, opp);
+    (b, tt.find(b, own, opp))
 }
 
 /// Stores the entry `e` of a position (its bounds, searched to `e.depth` at a cost
-/// of `e.work`, log2 nodes, in the solve `e.generation`). Each bucket keeps the
-/// position's own slot if it has one, else replaces the least valuable entry: empty
-/// first, then by work, an exact entry (valid forever) above any depth-limited one,
-/// and one of an earlier solve a little below one of this solve.
+/// of `e.work`, log2 nodes, in the solve `e.generation`) in its bucket `b`, in
+/// `slot` if the position had one there when [`probe_at`] looked, else in place of
+/// the bucket's least valuable entry: empty first, then by work, an exact entry
+/// (valid forever) above any depth-limited one, and one of an earlier solve a
+/// little below one of this solve. A slot found before the position's subtree was
+/// searched is still the position's own or, if another position took it
+/// meanwhile, a fair victim: no position is in its own subtree (every move lowers
+/// the seeds in play or their distance to the stores), and an entry of the same
+/// position written meanwhile by another thread holds true bounds too.
 #[inline(always)]
-pub(super) fn store(tt: &mut impl SolverTable, e: SolverEntry) {
+pub(super) fn store_at(tt: &mut impl SolverTable, b: usize, slot: Option<usize>, e: SolverEntry) {
     let ways = tt.ways();
-    if tt.slots() < ways {
+    if tt.buckets() == 0 {
         return;
     }
-    let (own, opp) = (e.own, e.opp);
-    let b = bucket(tt, own, opp);
     let gen = e.generation;
     let score = |(generation, depth, work): (u8, u8, u8)| {
         if generation == 0 {
@@ -438,8 +465,8 @@ pub(super) fn store(tt: &mut impl SolverTable, e: SolverEntry) {
                 - 4 * i32::from(generation != gen)
         }
     };
-    let victim = match tt.find(b, own, opp) {
-        Some((i, _)) => i,
+    let victim = match slot {
+        Some(i) => i,
         None => {
             let mut victim = b;
             let mut lowest = i32::MAX;
@@ -599,6 +626,12 @@ mod tests {
             t.save(1, entry(own, opp, 0, 0, 9));
             assert_eq!(t.load(1), SolverEntry::EMPTY, "{:x} {:x}", own, opp);
         }
+    }
+
+    /// Looks the position of `e` up and stores `e`, as the search does.
+    fn store(t: &mut SharedSolverTable, e: SolverEntry) {
+        let (b, found) = probe_at(t, e.own, e.opp);
+        store_at(t, b, found.map(|(i, _)| i), e);
     }
 
     /// A position is found in whichever slot of its bucket it went to, and a full
