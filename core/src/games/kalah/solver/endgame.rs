@@ -12,6 +12,7 @@ use super::layout::{
     layer_len, layer_offset, next_layout, rank, table_len, unbar, unrank, MAX_TABLE_SEEDS,
 };
 use super::packed::{packed_code, packed_layers, PACKED_MAX_SEEDS};
+use super::with_pits;
 use crate::games::kalah::{final_margin, non_empty, sow, Sown};
 
 /// Exact future margins of every position with few seeds in play, for one number of
@@ -133,11 +134,7 @@ impl<'a> EndgameTables<'a> {
         if n > self.max_seeds || self.max_seeds().is_none() {
             return None;
         }
-        let r = if self.pits == 6 {
-            rank(own, opp, 6)
-        } else {
-            rank(own, opp, self.pits)
-        } as usize;
+        let r = with_pits(self.pits, |p| rank(own, opp, p)) as usize;
         let at = match &self.entries {
             Entries::Bytes(_) => layer_offset(2 * self.pits, n) as usize + r,
             Entries::Packed(_) => self.packed_starts[n as usize] * 8 + r * 5,

@@ -443,5 +443,17 @@ pub fn minimax_future_margin(own: u64, opp: u64, pits: u32, empty_capture: bool)
     best
 }
 
+/// Runs `f` with the board's pits, as the constant 6 on the common six-pit board
+/// so that the sowing and the rank inlined in `f` are compiled for that size (the
+/// solver's search was 3–6 % faster on Kalah(6,4) for it, docs/games/kalah.md).
+#[inline(always)]
+pub(super) fn with_pits<R>(pits: u32, f: impl Fn(u32) -> R) -> R {
+    if pits == 6 {
+        f(6)
+    } else {
+        f(pits)
+    }
+}
+
 #[cfg(test)]
 mod tests;

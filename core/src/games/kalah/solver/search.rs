@@ -6,7 +6,7 @@
 
 use super::endgame::TableIndex;
 use super::table::{self, SolverEntry, SolverTable, EXACT_DEPTH};
-use super::{Interrupted, KalahSolver, SolveControl, SolveProgress};
+use super::{with_pits, Interrupted, KalahSolver, SolveControl, SolveProgress};
 use crate::games::kalah::{non_empty, row_sum, sow, Sown};
 
 /// Beyond any future margin: the bounds of a search that knows nothing yet.
@@ -230,12 +230,8 @@ impl<T: SolverTable> KalahSolver<'_, T> {
         while bits != 0 {
             let i = bits.trailing_zeros() / 8;
             bits &= bits - 1;
-            // Six pits (the common board) with its size a constant.
-            let s = if self.pits == 6 {
-                sow(own, opp, 6, i, self.empty_capture)
-            } else {
-                sow(own, opp, self.pits, i, self.empty_capture)
-            };
+            let ec = self.empty_capture;
+            let s = with_pits(self.pits, |p| sow(own, opp, p, i, ec));
             if !s.game_over && child_depth != 0 {
                 let (a, b) = child_rows(&s);
                 if let Some(t) = self.tables.index(a, b, n - s.gain) {
