@@ -13,7 +13,7 @@ use super::layout::{
 };
 use super::packed::{packed_code, packed_layers, PACKED_MAX_SEEDS};
 use super::with_pits;
-use crate::games::kalah::{final_margin, non_empty, sow, Sown};
+use crate::games::kalah::{final_margin, non_empty, sow};
 
 /// Exact future margins of every position with few seeds in play, for one number of
 /// pits and one capture rule, over caller-provided memory: entry
@@ -239,7 +239,10 @@ pub fn build_layer(
 }
 
 /// [`build_layer`] for a board of `P` pits a row, once the arguments are checked;
-/// `start` is where the layer begins in `values`.
+/// `start` is where the layer begins in `values`. The positions go in rank order,
+/// each walked to the next on its rows ([`next_layout`]); a position is valued at
+/// once from its children's entries, which lie in the layers below or, for a
+/// sowing that neither reaches the store nor captures, in this one.
 fn build_part<const P: u32>(
     empty_capture: bool,
     n: u32,
@@ -247,158 +250,92 @@ fn build_part<const P: u32>(
     start: usize,
     ranks: core::ops::Range<usize>,
 ) {
-    let p = P;
-    let m = 2 * p;
-    let k = m as usize - 1;
+    let k = 2 * P as usize - 1;
     if ranks.is_empty() {
         return;
     }
-    let (mut own, mut opp) = unbar(&unrank(ranks.start as u64, k), p, n);
-    // Positions go in batches: first every position's children and a prefetch of
-    // each child's entry, then the values. The children's entries lie all over the
-    // lower layers; prefetched a batch ahead, their cache misses overlap instead
-    // of each position waiting for its own.
-    let mut batch = [Children::EMPTY; BATCH];
-    let mut at = [0usize; BATCH];
-    let mut r = ranks.start;
-    while r < ranks.end {
-        let end = (r + BATCH).min(ranks.end);
-        let mut len = 0;
-        for at_rank in r..end {
-            if values[start + at_rank].load(Ordering::Relaxed) == UNKNOWN {
-                debug_assert_eq!(rank(own, opp, p) as usize, at_rank);
-                let c = &mut batch[len];
-                c.fill::<P>(own, opp, n, empty_capture);
-                for &i in &c.idx[..usize::from(c.count)] {
-                    crate::prefetch::prefetch(&values[i]);
-                }
-                at[len] = start + at_rank;
-                len += 1;
-            }
-            // Past the last layout only at the layer's end.
-            (own, opp) = next_layout(own, opp).unwrap_or((0, 0));
-        }
-        for (c, &i) in batch[..len].iter().zip(&at[..len]) {
-            values[i].store(c.value::<P>(empty_capture, values), Ordering::Relaxed);
-        }
-        r = end;
+    let (mut own, mut opp) = unbar(&unrank(ranks.start as u64, k), P, n);
+    // Where the layer of each child lies, by the seeds its move takes out of play.
+    let mut below = [0usize; MAX_TABLE_SEEDS as usize + 1];
+    for (gain, b) in below.iter_mut().enumerate().take(n as usize + 1) {
+        *b = layer_offset(2 * P, n - gain as u32) as usize;
     }
-}
-
-/// Positions whose children a layer's build looks up together.
-const BATCH: usize = 16;
-
-/// A table position's moves: the best final margin of those that end the game,
-/// and the entries of the others' children. Kept small (it is made for every
-/// position of a layer): a child's rows are not kept but sown again in the rare
-/// case that its entry, one of the same layer, is not computed yet.
-#[derive(Clone, Copy)]
-struct Children {
-    /// The best margin of a move that ends the game (`i32::MIN`: none), or the
-    /// position's own final margin if the game is over.
-    best: i32,
-    count: u8,
-    /// The child's pit, `0..pits`, with [`EXTRA_TURN`] set if the mover moves
-    /// again.
-    pit: [u8; 8],
-    /// Seeds the move adds to the mover's store.
-    gain: [u8; 8],
-    idx: [usize; 8],
-    /// The position itself: its rows and seeds in play.
-    own: u64,
-    opp: u64,
-    n: u32,
-}
-
-/// [`Children::pit`]'s flag for a move that ends in the mover's store.
-const EXTRA_TURN: u8 = 0x80;
-
-impl Children {
-    const EMPTY: Children = Children {
-        best: i32::MIN,
-        count: 0,
-        pit: [0; 8],
-        gain: [0; 8],
-        idx: [0; 8],
-        own: 0,
-        opp: 0,
-        n: 0,
+    let layer = Layer {
+        ec: empty_capture,
+        below: &below,
+        values,
     };
-
-    /// The child of sowing `s`: its mover's row, the other row, seeds in play.
-    #[inline(always)]
-    fn child(s: &Sown, n: u32) -> (u64, u64, u32) {
-        if s.extra_turn {
-            (s.own, s.opp, n - s.gain)
-        } else {
-            (s.opp, s.own, n - s.gain)
+    for at_rank in ranks {
+        let entry = &values[start + at_rank];
+        if entry.load(Ordering::Relaxed) == UNKNOWN {
+            debug_assert_eq!(rank(own, opp, P) as usize, at_rank);
+            entry.store(layer.value::<P>(own, opp), Ordering::Relaxed);
         }
+        // Past the last layout only at the layer's end.
+        (own, opp) = next_layout(own, opp).unwrap_or((0, 0));
     }
+}
 
-    /// Becomes the moves of the position `own`, `opp` with `n` seeds in play.
+/// What valuing a position of a layer needs: the capture rule,
+/// where each lower layer starts (`below[gain]`: the layer of `n - gain` seeds)
+/// and the entries.
+struct Layer<'a> {
+    ec: bool,
+    below: &'a [usize; MAX_TABLE_SEEDS as usize + 1],
+    values: &'a [AtomicI8],
+}
+
+impl Layer<'_> {
+    /// The exact future margin of the position `own`, `opp` of this layer, by full
+    /// minimax over its moves: children with fewer seeds are in earlier layers;
+    /// children with as many (a sowing that stays in the mover's row) are computed
+    /// first if they are not yet, recursively ([`Layer::value_of_unknown`]). That
+    /// recursion ends: such a sowing moves seeds towards their owner's store, so
+    /// the sum over seeds of the distance to their row's store strictly falls.
     #[inline(always)]
-    fn fill<const P: u32>(&mut self, own: u64, opp: u64, n: u32, ec: bool) {
-        self.own = own;
-        self.opp = opp;
-        self.n = n;
-        self.count = 0;
+    fn value<const P: u32>(&self, own: u64, opp: u64) -> i8 {
         if let Some(m) = final_margin(own, opp) {
-            self.best = m;
-            return;
+            return m as i8;
         }
-        self.best = i32::MIN;
-        let m = 2 * P;
+        let mut best = i32::MIN;
         let mut bits = non_empty(own);
-        let mut k = 0;
         while bits != 0 {
             let i = bits.trailing_zeros() / 8;
             bits &= bits - 1;
-            let s = sow(own, opp, P, i, ec);
-            if s.game_over {
-                self.best = self.best.max(s.gain as i32 - s.opp_gain as i32);
-                continue;
-            }
-            let (a, b, cn) = Children::child(&s, n);
-            self.idx[k] = (layer_offset(m, cn) + rank(a, b, P)) as usize;
-            self.gain[k] = s.gain as u8;
-            self.pit[k] = i as u8 | if s.extra_turn { EXTRA_TURN } else { 0 };
-            k += 1;
-        }
-        self.count = k as u8;
-    }
-
-    /// The position's exact future margin, by full minimax over its moves:
-    /// children with fewer seeds are in earlier layers; children with as many (a
-    /// sowing that stays in the mover's row) are computed first, recursively.
-    /// That recursion ends: such a sowing moves seeds towards their owner's store,
-    /// so the sum over seeds of the distance to their row's store strictly falls.
-    fn value<const P: u32>(&self, ec: bool, values: &[AtomicI8]) -> i8 {
-        let count = usize::from(self.count);
-        let mut best = self.best;
-        let mut cvs = [0i8; 8];
-        for k in 0..count {
-            cvs[k] = values[self.idx[k]].load(Ordering::Relaxed);
-        }
-        for k in 0..count {
-            let mut cv = cvs[k];
-            if cv == UNKNOWN {
-                let pit = u32::from(self.pit[k] & !EXTRA_TURN);
-                let s = sow(self.own, self.opp, P, pit, ec);
-                let (a, b, cn) = Children::child(&s, self.n);
-                let mut c = Children::EMPTY;
-                c.fill::<P>(a, b, cn, ec);
-                cv = c.value::<P>(ec, values);
-                values[self.idx[k]].store(cv, Ordering::Relaxed);
-            }
-            let g = i32::from(self.gain[k]);
-            let v = if self.pit[k] & EXTRA_TURN != 0 {
-                g + i32::from(cv)
+            let s = sow(own, opp, P, i, self.ec);
+            let g = s.gain as i32;
+            let v = if s.game_over {
+                g - s.opp_gain as i32
             } else {
-                g - i32::from(cv)
+                let (a, b) = if s.extra_turn {
+                    (s.own, s.opp)
+                } else {
+                    (s.opp, s.own)
+                };
+                let at = self.below[s.gain as usize] + rank(a, b, P) as usize;
+                let mut cv = self.values[at].load(Ordering::Relaxed);
+                if cv == UNKNOWN {
+                    cv = self.value_of_unknown::<P>(a, b, at);
+                }
+                if s.extra_turn {
+                    g + i32::from(cv)
+                } else {
+                    g - i32::from(cv)
+                }
             };
             best = best.max(v);
         }
         best as i8
+    }
+
+    /// Computes and stores the entry `at` of a child of the same layer, `own`,
+    /// `opp`, not computed yet (kept out of line: [`Layer::value`] is recursive
+    /// only through here).
+    #[inline(never)]
+    fn value_of_unknown<const P: u32>(&self, own: u64, opp: u64, at: usize) -> i8 {
+        let v = self.value::<P>(own, opp);
+        self.values[at].store(v, Ordering::Relaxed);
+        v
     }
 }
 
