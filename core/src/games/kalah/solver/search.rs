@@ -208,16 +208,11 @@ impl<T: SolverTable> KalahSolver<'_, T> {
             let ec = self.empty_capture;
             let s = with_pits(self.pits, |p| sow(own, opp, p, i, ec));
             if !s.game_over && child_depth != 0 {
-                let (a, b) = child_rows(&s);
-                if let Some(t) = self.tables.index(a, b, n - s.gain) {
-                    self.tables.prefetch(t);
-                    gen_slot[moves] = Slot::Table(t);
-                } else if self.tt.buckets() > 0 {
-                    self.tt.prefetch(table::bucket(&self.tt, a, b));
-                    if etc_here {
-                        gen_slot[moves] = Slot::Bucket;
-                    }
-                }
+                gen_slot[moves] = match self.prefetch_child(&s, n) {
+                    Some(t) => Slot::Table(t),
+                    None if etc_here => Slot::Bucket,
+                    None => Slot::None,
+                };
             }
             gen_sown[moves] = s;
             gen_pit[moves] = i as u8;
@@ -337,7 +332,17 @@ impl<T: SolverTable> KalahSolver<'_, T> {
         } else if best > alpha {
             alpha = best;
         }
-        for &entry in &order[..count] {
+        for (at, &entry) in order[..count].iter().enumerate() {
+            // Once the first move has failed to cut, this is likely a node whose
+            // every move is searched: the next move's own moves are sown now and
+            // their memory asked for, so that it arrives while this move's subtree
+            // is searched instead of when the next move starts. (From the first
+            // move on, the waste at nodes that cut made the search slower.)
+            if at >= 1 && at + 1 < count && child_depth != 0 {
+                let next = &gen_sown[7 - (order[at + 1] & 7) as usize];
+                let (a, b) = child_rows(next);
+                self.warm(a, b, n - next.gain);
+            }
             let m = 7 - (entry & 7) as usize;
             let s = gen_sown[m];
             let g = s.gain as i32;
@@ -391,6 +396,41 @@ impl<T: SolverTable> KalahSolver<'_, T> {
             },
         );
         best
+    }
+}
+
+impl<T: SolverTable> KalahSolver<'_, T> {
+    /// Asks for the memory the child of sowing `s` (from a position of `n` seeds in
+    /// play) will be valued or searched with: its endgame-table entry, whose index
+    /// is returned, or else its transposition-table bucket.
+    #[inline(always)]
+    fn prefetch_child(&self, s: &Sown, n: u32) -> Option<TableIndex> {
+        let (a, b) = child_rows(s);
+        if let Some(t) = self.tables.index(a, b, n - s.gain) {
+            self.tables.prefetch(t);
+            Some(t)
+        } else {
+            if self.tt.buckets() > 0 {
+                self.tt.prefetch(table::bucket(&self.tt, a, b));
+            }
+            None
+        }
+    }
+
+    /// Asks for the memory that the children of the position `own`, `opp` (`n`
+    /// seeds in play) will need, ahead of its search.
+    #[inline(never)]
+    fn warm(&self, own: u64, opp: u64, n: u32) {
+        let mut bits = non_empty(own);
+        while bits != 0 {
+            let i = bits.trailing_zeros() / 8;
+            bits &= bits - 1;
+            let ec = self.empty_capture;
+            let s = with_pits(self.pits, |p| sow(own, opp, p, i, ec));
+            if !s.game_over {
+                self.prefetch_child(&s, n);
+            }
+        }
     }
 }
 
