@@ -3,8 +3,9 @@
 //! at other `beta`s of a task under way for the solvers that have no task of their
 //! own. Every value is the root's side to move's final margin.
 //!
-//! A task's own sequence is MTD(f)'s (a run of passes in one direction doubles its
-//! step, as [`ply_core::games::kalah::solver::KalahSolver::solve_bounded`] does).
+//! A task's own sequence is MTD(f)'s, each pass testing the last fail-soft bound
+//! ([`ply_core::games::kalah::solver::next_beta`], as
+//! [`ply_core::games::kalah::solver::KalahSolver::solve_bounded`] does).
 //! A helper tests the other half of the pair `c`, `c + 2` around the task's center
 //! `c` (with the owner's pass, the pair that proves a center that is right, in the
 //! time of one pass instead of two); when both are under way or proved it starts
@@ -17,6 +18,7 @@ use std::time::Duration;
 
 use super::checkpoint::TaskState;
 use super::proved::Proved;
+use ply_core::games::kalah::solver::next_beta;
 
 /// The MTD(f) state of one task: where its value probably is, and the passes under
 /// way.
@@ -26,10 +28,6 @@ struct Slot {
     center: i32,
     /// The `beta`s being tested now (canonical, see [`Board::canonical`]).
     inflight: Vec<i32>,
-    /// The step of the task's own sequence of passes, and its direction: a run of
-    /// passes in one direction doubles it, as in [`KalahSolver::solve_bounded`].
-    step: i32,
-    last_up: Option<bool>,
     /// Passes finished.
     passes: u32,
     /// Nodes spent after the first finished pass (against `PLY_KALAH_MOVE_NODES`).
@@ -41,8 +39,6 @@ impl Slot {
         Slot {
             center,
             inflight: Vec::new(),
-            step: 1,
-            last_up: None,
             passes: 0,
             after_first: 0,
         }
@@ -119,20 +115,8 @@ impl Board {
     }
 
     /// The next `beta` of the task's own MTD(f) sequence.
-    fn own_beta(slot: &mut Slot, (lo, hi): (i32, i32)) -> i32 {
-        let g = slot.center.clamp(lo, hi);
-        let up = g == lo;
-        slot.step = if slot.last_up == Some(up) {
-            slot.step.saturating_mul(2)
-        } else {
-            1
-        };
-        slot.last_up = Some(up);
-        if up {
-            g.saturating_add(slot.step).min(hi)
-        } else {
-            (g - slot.step + 1).max(lo + 1)
-        }
+    fn own_beta(slot: &Slot, bounds: (i32, i32)) -> i32 {
+        next_beta(slot.center, bounds)
     }
 
     /// A `beta` another solver can test beside the ones under way: of the pair
@@ -189,7 +173,7 @@ impl Board {
         let root_open = open[0] == 0;
         // The root first; then, with the root's own pass taken, help it.
         if root_open && slots[0].inflight.is_empty() {
-            let beta = Self::own_beta(&mut slots[0], Self::bounds(&state, 0));
+            let beta = Self::own_beta(&slots[0], Self::bounds(&state, 0));
             return assign(&mut slots, 0, beta);
         }
         if root_open {
@@ -199,7 +183,7 @@ impl Board {
         }
         for &i in &open {
             if slots[i].inflight.is_empty() {
-                let beta = Self::own_beta(&mut slots[i], Self::bounds(&state, i));
+                let beta = Self::own_beta(&slots[i], Self::bounds(&state, i));
                 return assign(&mut slots, i, beta);
             }
         }
@@ -367,6 +351,25 @@ mod tests {
         assert_eq!((board.canonical(own.beta), own.bounds), (-4, (-1000, -4)));
         let helper = pass(board.pick(&proved, u64::MAX));
         assert_eq!(helper.beta, -6);
+    }
+
+    #[test]
+    fn each_own_pass_tests_the_last_fail_soft_bound() {
+        // A run of passes failing low never tests past the bound the last one
+        // found: a step that doubled would test "at least -12" after the third
+        // (value -10 missed, and a second expensive pass needed to come back).
+        let proved = Proved::new(1, None);
+        let board = Board::new(vec![0], 0, vec![0]);
+        for (beta, fail_soft) in [(0, -4), (-4, -8), (-8, -10)] {
+            let a = pass(board.pick(&proved, u64::MAX));
+            assert_eq!(board.canonical(a.beta), beta);
+            assert_eq!(
+                board.finish(&a, Some((-1000, fail_soft)), false, 1, &proved, u64::MAX),
+                None
+            );
+        }
+        let a = pass(board.pick(&proved, u64::MAX));
+        assert_eq!((board.canonical(a.beta), a.bounds), (-10, (-1000, -10)));
     }
 
     #[test]

@@ -66,6 +66,7 @@ pub use packed::{
 pub use table::SharedSolverTable;
 pub use table::{SolverEntry, SolverTable};
 
+pub use search::next_beta;
 use search::INF;
 use table::EXACT_DEPTH;
 

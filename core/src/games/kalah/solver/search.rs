@@ -47,21 +47,13 @@ impl<T: SolverTable> KalahSolver<'_, T> {
         }
         let mut g = guess.clamp(lo, hi);
         let mut budget_from = None;
-        // Each pass tests one bound; a run of passes moving the same way (a bad
-        // first guess, e.g. 0 for a losing move) doubles its step, so reaching a
-        // value `d` away costs about log2(d) passes instead of d/2.
-        let mut step = 1i32;
-        let mut last_up = None;
+        // Each pass tests the last fail-soft bound: whether the value is above a
+        // lower bound or reaches an upper one. (Doubling the step on a run of
+        // passes that move the same way overshoots: a losing first move whose
+        // cheap fail-low passes ran on past its value needed a second expensive
+        // pass to come back; docs/games/kalah.md.)
         while lo < hi {
-            let up = g == lo;
-            step = if last_up == Some(up) { step * 2 } else { 1 };
-            last_up = Some(up);
-            // The null window (beta - 1, beta) with lo < beta <= hi.
-            let beta = if up {
-                (g + step).min(hi)
-            } else {
-                (g - step + 1).max(lo + 1)
-            };
+            let beta = next_beta(g, (lo, hi));
             self.bounds = (lo, hi);
             let depth = self.depth_limit.unwrap_or(u32::MAX);
             self.over_budget = false;
@@ -421,6 +413,8 @@ impl<T: SolverTable> KalahSolver<'_, T> {
     /// seeds in play) will need, ahead of its search.
     #[inline(never)]
     fn warm(&self, own: u64, opp: u64, n: u32) {
+        // The same loop as the search's own (a shared iterator or callback made
+        // the search slower, side by side).
         let mut bits = non_empty(own);
         while bits != 0 {
             let i = bits.trailing_zeros() / 8;
@@ -431,6 +425,18 @@ impl<T: SolverTable> KalahSolver<'_, T> {
                 self.prefetch_child(&s, n);
             }
         }
+    }
+}
+
+/// The `beta` of MTD(f)'s next null-window pass `(beta - 1, beta)`, given the last
+/// fail-soft value `g` within the bounds `lo < hi` known so far: above `g` if it
+/// is a lower bound, at `g` if it is an upper bound, so that `lo < beta <= hi`.
+pub fn next_beta(g: i32, (lo, hi): (i32, i32)) -> i32 {
+    let g = g.clamp(lo, hi);
+    if g == lo {
+        g + 1
+    } else {
+        g
     }
 }
 
@@ -497,6 +503,17 @@ mod tests {
             best = best.max(v);
         }
         best
+    }
+
+    #[test]
+    fn each_pass_tests_the_last_fail_soft_bound() {
+        // Above a lower bound, at an upper one, always strictly inside lo..=hi.
+        assert_eq!(next_beta(4, (4, 10)), 5);
+        assert_eq!(next_beta(10, (4, 10)), 10);
+        assert_eq!(next_beta(6, (4, 10)), 6);
+        assert_eq!(next_beta(-20, (4, 10)), 5);
+        assert_eq!(next_beta(20, (4, 10)), 10);
+        assert_eq!(next_beta(-3, (-4, -3)), -3);
     }
 
     #[test]
