@@ -82,20 +82,36 @@ pub fn pack_entries(n: u32, values: &[AtomicI8], out: &mut [u8]) -> Result<(), &
     if out.len() != (values.len() * 5).div_ceil(8) {
         return Err("five-bit endgame table memory is not the size of its entries");
     }
-    out.fill(0);
+    // Eight entries make five whole bytes: each group is packed in a register,
+    // its values checked together (the 226 M entries of 20-seed tables for 6 pits
+    // pack in a fraction of the time one entry at a time took).
     let n = n as i32;
-    for (i, v) in values.iter().enumerate() {
-        let v = i32::from(v.load(Ordering::Relaxed));
-        if v < -n || v > n || (v + n) % 2 != 0 {
-            return Err("an endgame table entry is not a future margin of its layer");
+    let groups = values.len() / 8;
+    let (whole, tail) = out.split_at_mut(groups * 5);
+    let mut bad = false;
+    for (v, o) in values.chunks_exact(8).zip(whole.chunks_exact_mut(5)) {
+        let mut word = 0u64;
+        for (j, e) in v.iter().enumerate() {
+            let v = i32::from(e.load(Ordering::Relaxed));
+            // In -n..=n with n's parity: the code (v + n) / 2 is then 0..=n.
+            let twice = v + n;
+            bad |= twice < 0 || twice > 2 * n || twice & 1 != 0;
+            word |= ((twice as u64 >> 1) & 31) << (5 * j);
         }
-        let code = ((v + n) / 2) as u32;
-        let bit = i * 5;
-        let two = code << (bit % 8);
-        out[bit / 8] |= two as u8;
+        o.copy_from_slice(&word.to_le_bytes()[..5]);
+    }
+    tail.fill(0);
+    for (j, e) in values[groups * 8..].iter().enumerate() {
+        let twice = i32::from(e.load(Ordering::Relaxed)) + n;
+        bad |= twice < 0 || twice > 2 * n || twice & 1 != 0;
+        let two = ((twice as u32 >> 1) & 31) << (5 * j % 8);
+        tail[5 * j / 8] |= two as u8;
         if two >> 8 != 0 {
-            out[bit / 8 + 1] |= (two >> 8) as u8;
+            tail[5 * j / 8 + 1] |= (two >> 8) as u8;
         }
+    }
+    if bad {
+        return Err("an endgame table entry is not a future margin of its layer");
     }
     Ok(())
 }
@@ -224,5 +240,22 @@ mod tests {
         assert!(pack_tables(1, k, &values, &mut packed).is_err());
         values[layer_range(1, 5).start].store(UNKNOWN, Ordering::Relaxed);
         assert!(pack_tables(1, k, &values, &mut packed).is_err());
+        values[layer_range(1, 5).start].store(-5, Ordering::Relaxed);
+        pack_tables(1, k, &values, &mut packed).unwrap();
+        // Layer 20's 21 entries: two groups of eight packed together, then five
+        // one by one; a bad entry is refused in either.
+        for at in [3usize, 12, 19] {
+            let e = &values[layer_range(1, 20).start + at];
+            let good = e.load(Ordering::Relaxed);
+            for bad in [good + 1, 21, -22, UNKNOWN] {
+                e.store(bad, Ordering::Relaxed);
+                assert!(
+                    pack_tables(1, k, &values, &mut packed).is_err(),
+                    "{at} {bad}"
+                );
+            }
+            e.store(good, Ordering::Relaxed);
+        }
+        pack_tables(1, k, &values, &mut packed).unwrap();
     }
 }
