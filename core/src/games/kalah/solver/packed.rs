@@ -126,17 +126,32 @@ pub fn unpack_entries(n: u32, packed: &[u8], out: &[AtomicI8]) -> Result<(), &'s
     if packed.len() != (out.len() * 5).div_ceil(8) {
         return Err("five-bit endgame table memory is not the size of its entries");
     }
-    for (i, o) in out.iter().enumerate() {
-        let bit = i * 5;
+    // Five whole bytes hold eight entries: read as one word, like the packing.
+    let n = n as i32;
+    let groups = out.len() / 8;
+    let mut bad = false;
+    for (o, p) in out.chunks_exact(8).zip(packed.chunks_exact(5)) {
+        let mut bytes = [0u8; 8];
+        bytes[..5].copy_from_slice(p);
+        let word = u64::from_le_bytes(bytes);
+        for (j, e) in o.iter().enumerate() {
+            let a = ((word >> (5 * j)) & 31) as i32;
+            bad |= a > n;
+            e.store((2 * a - n) as i8, Ordering::Relaxed);
+        }
+    }
+    for (j, o) in out[groups * 8..].iter().enumerate() {
+        let bit = groups * 40 + j * 5;
         let mut two = u32::from(packed[bit / 8]);
         if let Some(&b) = packed.get(bit / 8 + 1) {
             two |= u32::from(b) << 8;
         }
         let a = ((two >> (bit % 8)) & 31) as i32;
-        if a > n as i32 {
-            return Err("a five-bit endgame table entry is beyond its layer's seeds");
-        }
-        o.store((2 * a - n as i32) as i8, Ordering::Relaxed);
+        bad |= a > n;
+        o.store((2 * a - n) as i8, Ordering::Relaxed);
+    }
+    if bad {
+        return Err("a five-bit endgame table entry is beyond its layer's seeds");
     }
     Ok(())
 }
@@ -257,5 +272,17 @@ mod tests {
             e.store(good, Ordering::Relaxed);
         }
         pack_tables(1, k, &values, &mut packed).unwrap();
+        // A code beyond its layer's seeds (31 in layer 20) is refused when
+        // unpacked, in a group of eight or in the tail.
+        let layer = layout.layer(20);
+        for at in [3usize, 19] {
+            let bit = layer.start * 8 + 5 * at;
+            let saved = (packed[bit / 8], packed[bit / 8 + 1]);
+            packed[bit / 8] |= (31u32 << (bit % 8)) as u8;
+            packed[bit / 8 + 1] |= ((31u32 << (bit % 8)) >> 8) as u8;
+            assert!(unpack_tables(1, k, &packed, &back).is_err(), "{at}");
+            (packed[bit / 8], packed[bit / 8 + 1]) = saved;
+        }
+        unpack_tables(1, k, &packed, &back).unwrap();
     }
 }
