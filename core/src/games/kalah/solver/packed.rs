@@ -84,36 +84,46 @@ pub fn pack_entries(n: u32, values: &[AtomicI8], out: &mut [u8]) -> Result<(), &
     }
     // Eight entries make five whole bytes: each group is packed in a register,
     // its values checked together (the 226 M entries of 20-seed tables for 6 pits
-    // pack in a fraction of the time one entry at a time took).
+    // pack in a fraction of the time one entry at a time took); a last group of
+    // fewer entries fills the bytes left, its unused bits zero.
     let n = n as i32;
     let groups = values.len() / 8;
     let (whole, tail) = out.split_at_mut(groups * 5);
     let mut bad = false;
     for (v, o) in values.chunks_exact(8).zip(whole.chunks_exact_mut(5)) {
-        let mut word = 0u64;
-        for (j, e) in v.iter().enumerate() {
-            let v = i32::from(e.load(Ordering::Relaxed));
-            // In -n..=n with n's parity: the code (v + n) / 2 is then 0..=n.
-            let twice = v + n;
-            bad |= twice < 0 || twice > 2 * n || twice & 1 != 0;
-            word |= ((twice as u64 >> 1) & 31) << (5 * j);
-        }
-        o.copy_from_slice(&word.to_le_bytes()[..5]);
+        o.copy_from_slice(&pack_group(v, n, &mut bad).to_le_bytes()[..5]);
     }
-    tail.fill(0);
-    for (j, e) in values[groups * 8..].iter().enumerate() {
-        let twice = i32::from(e.load(Ordering::Relaxed)) + n;
-        bad |= twice < 0 || twice > 2 * n || twice & 1 != 0;
-        let two = ((twice as u32 >> 1) & 31) << (5 * j % 8);
-        tail[5 * j / 8] |= two as u8;
-        if two >> 8 != 0 {
-            tail[5 * j / 8 + 1] |= (two >> 8) as u8;
-        }
-    }
+    let last = pack_group(&values[groups * 8..], n, &mut bad);
+    tail.copy_from_slice(&last.to_le_bytes()[..tail.len()]);
     if bad {
         return Err("an endgame table entry is not a future margin of its layer");
     }
     Ok(())
+}
+
+/// The five-bit codes of up to eight entries of the layer of `n` seeds in play,
+/// the first in the low bits; `bad` is set if one is not a margin of the layer.
+#[inline(always)]
+fn pack_group(values: &[AtomicI8], n: i32, bad: &mut bool) -> u64 {
+    let mut word = 0u64;
+    for (j, e) in values.iter().enumerate() {
+        // In -n..=n with n's parity: the code (v + n) / 2 is then 0..=n.
+        let twice = i32::from(e.load(Ordering::Relaxed)) + n;
+        *bad |= twice < 0 || twice > 2 * n || twice & 1 != 0;
+        word |= ((twice as u64 >> 1) & 31) << (5 * j);
+    }
+    word
+}
+
+/// Writes the entries of up to eight five-bit codes of `word` (the first in the
+/// low bits) into `out`; `bad` is set if a code is beyond the layer's seeds.
+#[inline(always)]
+fn unpack_group(word: u64, out: &[AtomicI8], n: i32, bad: &mut bool) {
+    for (j, e) in out.iter().enumerate() {
+        let a = ((word >> (5 * j)) & 31) as i32;
+        *bad |= a > n;
+        e.store((2 * a - n) as i8, Ordering::Relaxed);
+    }
 }
 
 /// Writes a run of entries of the layer of `n` seeds in play back as one signed
@@ -129,27 +139,16 @@ pub fn unpack_entries(n: u32, packed: &[u8], out: &[AtomicI8]) -> Result<(), &'s
     // Five whole bytes hold eight entries: read as one word, like the packing.
     let n = n as i32;
     let groups = out.len() / 8;
+    let (whole, tail) = packed.split_at(groups * 5);
     let mut bad = false;
-    for (o, p) in out.chunks_exact(8).zip(packed.chunks_exact(5)) {
+    for (o, p) in out.chunks_exact(8).zip(whole.chunks_exact(5)) {
         let mut bytes = [0u8; 8];
         bytes[..5].copy_from_slice(p);
-        let word = u64::from_le_bytes(bytes);
-        for (j, e) in o.iter().enumerate() {
-            let a = ((word >> (5 * j)) & 31) as i32;
-            bad |= a > n;
-            e.store((2 * a - n) as i8, Ordering::Relaxed);
-        }
+        unpack_group(u64::from_le_bytes(bytes), o, n, &mut bad);
     }
-    for (j, o) in out[groups * 8..].iter().enumerate() {
-        let bit = groups * 40 + j * 5;
-        let mut two = u32::from(packed[bit / 8]);
-        if let Some(&b) = packed.get(bit / 8 + 1) {
-            two |= u32::from(b) << 8;
-        }
-        let a = ((two >> (bit % 8)) & 31) as i32;
-        bad |= a > n;
-        o.store((2 * a - n) as i8, Ordering::Relaxed);
-    }
+    let mut bytes = [0u8; 8];
+    bytes[..tail.len()].copy_from_slice(tail);
+    unpack_group(u64::from_le_bytes(bytes), &out[groups * 8..], n, &mut bad);
     if bad {
         return Err("a five-bit endgame table entry is beyond its layer's seeds");
     }
