@@ -6,7 +6,7 @@
 
 use super::endgame::TableIndex;
 use super::table::{self, SolverEntry, SolverTable, EXACT_DEPTH};
-use super::{with_pits, Interrupted, KalahSolver, SolveControl, SolveProgress};
+use super::{Interrupted, KalahSolver, SolveControl, SolveProgress};
 use crate::games::kalah::{non_empty, row_sum, sow, Sown};
 
 /// Beyond any future margin: the bounds of a search that knows nothing yet.
@@ -61,7 +61,8 @@ impl<T: SolverTable> KalahSolver<'_, T> {
                 Some(start) => max_nodes.saturating_add(start),
                 None => u64::MAX,
             };
-            g = self.search(own, opp, beta - 1, beta, depth, control);
+            let mut list = Moves::EMPTY;
+            g = self.search(own, opp, beta - 1, beta, depth, control, &mut list, false);
             self.node_limit = u64::MAX;
             if self.stopped {
                 if self.over_budget {
@@ -97,7 +98,17 @@ impl<T: SolverTable> KalahSolver<'_, T> {
         self.bounds = (lo, hi);
         self.over_budget = false;
         self.node_limit = u64::MAX;
-        let g = self.search(own, opp, beta - 1, beta, u32::MAX, control);
+        let mut list = Moves::EMPTY;
+        let g = self.search(
+            own,
+            opp,
+            beta - 1,
+            beta,
+            u32::MAX,
+            control,
+            &mut list,
+            false,
+        );
         if self.stopped {
             return Err(Interrupted);
         }
@@ -125,6 +136,7 @@ impl<T: SolverTable> KalahSolver<'_, T> {
 
     /// Fail-soft alpha-beta on the future margin of the mover of `own` vs `opp`,
     /// `depth` plies deep (`u32::MAX`: to the end, exact).
+    #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
         own: u64,
@@ -133,6 +145,8 @@ impl<T: SolverTable> KalahSolver<'_, T> {
         mut beta: i32,
         depth: u32,
         control: &mut impl SolveControl,
+        list: &mut Moves,
+        warmed: bool,
     ) -> i32 {
         self.nodes += 1;
         if self.nodes > self.node_limit {
@@ -188,28 +202,12 @@ impl<T: SolverTable> KalahSolver<'_, T> {
         } else {
             child_depth.min(254) as u8
         };
-        let etc_here = n >= self.config.etc_from_seeds && self.tt.buckets() > 0;
-        let mut gen_sown = [EMPTY_SOWN; 8];
-        let mut gen_pit = [0u8; 8];
-        let mut gen_slot = [Slot::None; 8];
-        let mut moves = 0usize;
-        let mut bits = non_empty(own);
-        while bits != 0 {
-            let i = bits.trailing_zeros() / 8;
-            bits &= bits - 1;
-            let ec = self.empty_capture;
-            let s = with_pits(self.pits, |p| sow(own, opp, p, i, ec));
-            if !s.game_over && child_depth != 0 {
-                gen_slot[moves] = match self.prefetch_child(&s, n) {
-                    Some(t) => Slot::Table(t),
-                    None if etc_here => Slot::Bucket,
-                    None => Slot::None,
-                };
-            }
-            gen_sown[moves] = s;
-            gen_pit[moves] = i as u8;
-            moves += 1;
+        // `list` holds the moves already when the parent sowed them early
+        // (`warmed`: below, where this node's siblings are searched).
+        if !warmed {
+            self.generate(own, opp, n, child_depth, list);
         }
+        let moves = list.len as usize;
 
         let mut tt_move = u8::MAX;
         let (mut lo, mut hi) = (-ni, ni);
@@ -251,22 +249,21 @@ impl<T: SolverTable> KalahSolver<'_, T> {
         let mut best = -INF;
         let mut best_move = 0u8;
         for m in 0..moves {
-            let s = &gen_sown[m];
-            let i = gen_pit[m];
-            let g = s.gain as i32;
+            let s = list.get(m, n);
+            let i = s.pit;
+            let g = s.gain;
             let mut value = None;
             if s.game_over {
-                value = Some(g - s.opp_gain as i32);
+                value = Some(g - s.opp_gain);
             } else if child_depth == 0 {
                 // The horizon: the child's future margin counts as 0.
                 value = Some(g);
-            } else if let Slot::Table(t) = gen_slot[m] {
+            } else if let Slot::Table(t) = s.slot {
                 self.table_hits += 1;
                 let v = self.tables.value_at(t);
                 value = Some(if s.extra_turn { g + v } else { g - v });
-            } else if gen_slot[m] == Slot::Bucket {
-                let (a, b) = child_rows(s);
-                if let Some(e) = table::probe(&self.tt, a, b) {
+            } else if s.slot == Slot::Bucket {
+                if let Some(e) = table::probe(&self.tt, s.a, s.b) {
                     if e.depth >= child_want {
                         // The parent's bounds for this move from the child's.
                         let (clo, chi) = (i32::from(e.lo), i32::from(e.hi));
@@ -304,7 +301,7 @@ impl<T: SolverTable> KalahSolver<'_, T> {
             } else {
                 // Quiet moves: by seeds sown into the store, then the pit
                 // nearest the store.
-                8 * u64::from(s.gain) + u64::from(i)
+                8 * s.gain as u64 + u64::from(i)
             };
             let entry = key << 3 | (7 - m as u64);
             let mut j = count;
@@ -324,35 +321,66 @@ impl<T: SolverTable> KalahSolver<'_, T> {
         } else if best > alpha {
             alpha = best;
         }
-        for (at, &entry) in order[..count].iter().enumerate() {
-            // Once the first move has failed to cut, this is likely a node whose
-            // every move is searched: the next move's own moves are sown now and
-            // their memory asked for, so that it arrives while this move's subtree
-            // is searched instead of when the next move starts. (From the first
-            // move on, the waste at nodes that cut made the search slower.)
-            if at >= 1 && at + 1 < count && child_depth != 0 {
-                let next = &gen_sown[7 - (order[at + 1] & 7) as usize];
-                let (a, b) = child_rows(next);
-                self.warm(a, b, n - next.gain);
-            }
-            let m = 7 - (entry & 7) as usize;
-            let s = gen_sown[m];
-            let g = s.gain as i32;
-            let v = if s.extra_turn {
-                g + self.search(s.own, s.opp, alpha - g, beta - g, child_depth, control)
-            } else {
-                g - self.search(s.opp, s.own, g - beta, g - alpha, child_depth, control)
-            };
-            if self.stopped {
-                return 0;
-            }
-            if v > best {
-                best = v;
-                best_move = gen_pit[m];
-                if v > alpha {
-                    alpha = v;
-                    if alpha >= beta {
-                        break;
+        if count > 0 {
+            // The children's moves: move `at` uses `kids[at % 2]`.
+            let mut kids = [Moves::EMPTY; 2];
+            // Whether the next move's are sown already.
+            let mut next_sown = false;
+            for (at, &entry) in order[..count].iter().enumerate() {
+                let warmed = next_sown;
+                next_sown = false;
+                // Once the first move has failed to cut, this is likely a node whose
+                // every move is searched: the next move's own moves are sown now and
+                // their memory asked for, so that it arrives while this move's subtree
+                // is searched instead of when the next move starts; its search then
+                // takes them as they are instead of sowing them again. (From the
+                // first move on, the waste at nodes that cut made the search slower.)
+                if at >= 1 && at + 1 < count && child_depth != 0 {
+                    let next = list.get(7 - (order[at + 1] & 7) as usize, n);
+                    // The depth the next move's children are searched to.
+                    let grand_depth = if exact { child_depth } else { child_depth - 1 };
+                    let kid = &mut kids[(at + 1) & 1];
+                    self.warm(next.a, next.b, n - next.gain as u32, grand_depth, kid);
+                    next_sown = true;
+                }
+                let m = 7 - (entry & 7) as usize;
+                let s = list.get(m, n);
+                let g = s.gain;
+                let kid = &mut kids[at & 1];
+                let v = if s.extra_turn {
+                    g + self.search(
+                        s.a,
+                        s.b,
+                        alpha - g,
+                        beta - g,
+                        child_depth,
+                        control,
+                        kid,
+                        warmed,
+                    )
+                } else {
+                    g - self.search(
+                        s.a,
+                        s.b,
+                        g - beta,
+                        g - alpha,
+                        child_depth,
+                        control,
+                        kid,
+                        warmed,
+                    )
+                };
+                if self.stopped {
+                    return 0;
+                }
+                if v > best {
+                    best = v;
+                    best_move = s.pit;
+                    if v > alpha {
+                        alpha = v;
+                        if alpha >= beta {
+                            break;
+                        }
                     }
                 }
             }
@@ -409,22 +437,45 @@ impl<T: SolverTable> KalahSolver<'_, T> {
         }
     }
 
-    /// Asks for the memory that the children of the position `own`, `opp` (`n`
-    /// seeds in play) will need, ahead of its search.
-    #[inline(never)]
-    fn warm(&self, own: u64, opp: u64, n: u32) {
-        // The same loop as the search's own (a shared iterator or callback made
-        // the search slower, side by side).
+    /// Sows every move of `own`, `opp` (`n` seeds in play) into `list` and asks for
+    /// the memory its children need (`child_depth`: theirs).
+    #[inline(always)]
+    fn generate(&self, own: u64, opp: u64, n: u32, child_depth: u32, list: &mut Moves) {
+        let etc_here = n >= self.config.etc_from_seeds && self.tt.buckets() > 0;
+        let mut moves = 0usize;
         let mut bits = non_empty(own);
         while bits != 0 {
             let i = bits.trailing_zeros() / 8;
             bits &= bits - 1;
             let ec = self.empty_capture;
-            let s = with_pits(self.pits, |p| sow(own, opp, p, i, ec));
-            if !s.game_over {
-                self.prefetch_child(&s, n);
-            }
+            // Six pits, the common board, as a constant (`with_pits`, written out:
+            // its closure was left out of line here).
+            let s = if self.pits == 6 {
+                sow(own, opp, 6, i, ec)
+            } else {
+                sow(own, opp, self.pits, i, ec)
+            };
+            let slot = if !s.game_over && child_depth != 0 {
+                match self.prefetch_child(&s, n) {
+                    Some(t) => Slot::Table(t),
+                    None if etc_here => Slot::Bucket,
+                    None => Slot::None,
+                }
+            } else {
+                Slot::None
+            };
+            list.put(moves, &s, i, slot);
+            moves += 1;
         }
+        list.len = moves as u8;
+    }
+
+    /// [`KalahSolver::generate`] out of line: the moves of a sibling still to be
+    /// searched, sown early so that their memory arrives meanwhile and its search
+    /// need not sow them.
+    #[inline(never)]
+    fn warm(&self, own: u64, opp: u64, n: u32, child_depth: u32, list: &mut Moves) {
+        self.generate(own, opp, n, child_depth, list);
     }
 }
 
@@ -451,7 +502,95 @@ fn child_rows(s: &Sown) -> (u64, u64) {
     }
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
+/// A position's moves, sown ([`KalahSolver::generate`]), in the order of their
+/// pits: of each, the child's rows (its mover's first) or, for a child in the
+/// endgame tables, where its entry lies, and what the move did. Kept small: a
+/// node that searches its children holds two (the one being searched and the next
+/// sibling's, sown early), and each is filled before it is read.
+#[derive(Clone, Copy)]
+pub(super) struct Moves {
+    /// The child's mover's row, or the index of its endgame-table entry.
+    a: [u64; 8],
+    /// The child's other row.
+    b: [u64; 8],
+    /// Seeds gained (bits 0–7), seeds the opponent gained (8–15), seeds captured
+    /// (16–23; at most 255 seeds in all), the pit (24–26), an extra turn (27),
+    /// game over (28), the child's memory (29–30: [`Slot`]).
+    info: [u32; 8],
+    /// The moves.
+    len: u8,
+}
+
+/// One move of [`Moves`], unpacked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Move {
+    a: u64,
+    b: u64,
+    gain: i32,
+    opp_gain: i32,
+    captured: u32,
+    pit: u8,
+    extra_turn: bool,
+    game_over: bool,
+    slot: Slot,
+}
+
+impl Moves {
+    pub(super) const EMPTY: Moves = Moves {
+        a: [0; 8],
+        b: [0; 8],
+        info: [0; 8],
+        len: 0,
+    };
+
+    /// Keeps the sowing `s` of pit `pit` as move `m`, its child's memory at `slot`.
+    #[inline(always)]
+    fn put(&mut self, m: usize, s: &Sown, pit: u32, slot: Slot) {
+        debug_assert!(s.gain < 256 && s.opp_gain < 256 && s.captured < 256 && pit < 8);
+        let (a, b) = child_rows(s);
+        let (kind, a) = match slot {
+            Slot::None => (0, a),
+            Slot::Table(t) => (1, t.at as u64),
+            Slot::Bucket => (2, a),
+        };
+        self.a[m] = a;
+        self.b[m] = b;
+        self.info[m] = s.gain
+            | s.opp_gain << 8
+            | s.captured << 16
+            | pit << 24
+            | u32::from(s.extra_turn) << 27
+            | u32::from(s.game_over) << 28
+            | kind << 29;
+    }
+
+    /// Move `m` of a position of `n` seeds in play.
+    #[inline(always)]
+    fn get(&self, m: usize, n: u32) -> Move {
+        let info = self.info[m];
+        let gain = info & 0xFF;
+        Move {
+            a: self.a[m],
+            b: self.b[m],
+            gain: gain as i32,
+            opp_gain: (info >> 8 & 0xFF) as i32,
+            captured: info >> 16 & 0xFF,
+            pit: (info >> 24 & 7) as u8,
+            extra_turn: info >> 27 & 1 != 0,
+            game_over: info >> 28 & 1 != 0,
+            slot: match info >> 29 {
+                0 => Slot::None,
+                1 => Slot::Table(TableIndex {
+                    at: self.a[m] as usize,
+                    n: n - gain,
+                }),
+                _ => Slot::Bucket,
+            },
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Slot {
     /// Nothing (searched, or settled without a lookup).
     None,
@@ -460,16 +599,6 @@ enum Slot {
     /// The transposition table (enhanced transposition cutoff).
     Bucket,
 }
-
-const EMPTY_SOWN: Sown = Sown {
-    own: 0,
-    opp: 0,
-    gain: 0,
-    opp_gain: 0,
-    captured: 0,
-    extra_turn: false,
-    game_over: false,
-};
 
 #[cfg(test)]
 mod tests {
@@ -503,6 +632,82 @@ mod tests {
             best = best.max(v);
         }
         best
+    }
+
+    #[test]
+    fn moves_keep_what_each_sowing_did() {
+        // The widest values each field holds (at most 255 seeds in all), each kind
+        // of child memory, and a move of the last pit of an 8-pit row.
+        let sowings = [
+            (
+                Sown {
+                    own: 0x0102,
+                    opp: 0x0304,
+                    gain: 255,
+                    opp_gain: 0,
+                    captured: 0,
+                    extra_turn: true,
+                    game_over: false,
+                },
+                7,
+                Slot::Bucket,
+            ),
+            (
+                Sown {
+                    own: 5,
+                    opp: 9,
+                    gain: 0,
+                    opp_gain: 255,
+                    captured: 255,
+                    extra_turn: false,
+                    game_over: true,
+                },
+                0,
+                Slot::None,
+            ),
+            (
+                Sown {
+                    own: 7,
+                    opp: 11,
+                    gain: 3,
+                    opp_gain: 0,
+                    captured: 2,
+                    extra_turn: false,
+                    game_over: false,
+                },
+                3,
+                Slot::Table(TableIndex {
+                    at: (1 << 30) + 5,
+                    n: 17,
+                }),
+            ),
+        ];
+        let mut list = Moves::EMPTY;
+        for (m, (s, pit, slot)) in sowings.iter().enumerate() {
+            list.put(m, s, *pit, *slot);
+        }
+        list.len = 3;
+        for (m, (s, pit, slot)) in sowings.iter().enumerate() {
+            let (mut a, b) = child_rows(s);
+            if let Slot::Table(t) = slot {
+                a = t.at as u64;
+            }
+            // A position of 20 seeds in play: the table child's layer is 17.
+            let want = Move {
+                a,
+                b,
+                gain: s.gain as i32,
+                opp_gain: s.opp_gain as i32,
+                captured: s.captured,
+                pit: *pit as u8,
+                extra_turn: s.extra_turn,
+                game_over: s.game_over,
+                slot: *slot,
+            };
+            assert_eq!(list.get(m, 20), want, "move {m}");
+        }
+        assert_eq!(child_rows(&sowings[0].0), (0x0102, 0x0304));
+        assert_eq!(child_rows(&sowings[2].0), (11, 7));
     }
 
     #[test]
