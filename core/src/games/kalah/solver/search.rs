@@ -322,8 +322,11 @@ impl<T: SolverTable> KalahSolver<'_, T> {
             alpha = best;
         }
         if count > 0 {
-            // The children's moves: move `at` uses `kids[at % 2]`.
-            let mut kids = [Moves::EMPTY; 2];
+            // The children's moves: move `at` uses the first list if `at` is even,
+            // the second if odd. The second is made only when a second move is
+            // searched or sown: most nodes that search a move cut on the first.
+            let mut even = Moves::EMPTY;
+            let mut odd: Option<Moves> = None;
             // Whether the next move's are sown already.
             let mut next_sown = false;
             for (at, &entry) in order[..count].iter().enumerate() {
@@ -339,14 +342,22 @@ impl<T: SolverTable> KalahSolver<'_, T> {
                     let next = list.get(7 - (order[at + 1] & 7) as usize, n);
                     // The depth the next move's children are searched to.
                     let grand_depth = if exact { child_depth } else { child_depth - 1 };
-                    let kid = &mut kids[(at + 1) & 1];
+                    let kid = if at & 1 == 1 {
+                        &mut even
+                    } else {
+                        odd.get_or_insert(Moves::EMPTY)
+                    };
                     self.warm(next.a, next.b, n - next.gain as u32, grand_depth, kid);
                     next_sown = true;
                 }
                 let m = 7 - (entry & 7) as usize;
                 let s = list.get(m, n);
                 let g = s.gain;
-                let kid = &mut kids[at & 1];
+                let kid = if at & 1 == 0 {
+                    &mut even
+                } else {
+                    odd.get_or_insert(Moves::EMPTY)
+                };
                 let v = if s.extra_turn {
                     g + self.search(
                         s.a,
