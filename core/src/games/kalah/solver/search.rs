@@ -196,7 +196,7 @@ impl<T: SolverTable> KalahSolver<'_, T> {
         // (asked for by the parent just before) overlaps the sowing and these
         // misses: a node its entry settles has sown for nothing, yet the search
         // took a tenth less time (docs/games/kalah.md).
-        let child_depth = if exact { depth } else { depth - 1 };
+        let child_depth = deeper(depth);
         let child_want = if exact {
             EXACT_DEPTH
         } else {
@@ -241,7 +241,7 @@ impl<T: SolverTable> KalahSolver<'_, T> {
         // Settle the moves whose value is known without a search (game over, a child
         // in the endgame tables, a child whose table bounds refute the window: the
         // enhanced transposition cutoff; or show that it cannot raise alpha) and
-        // order the others: each as its key times 8 plus its place in `gen_sown`
+        // order the others: each as its key times 8 plus its place in `list`
         // (7 − m, so that equal keys keep the order of generation), sorted by
         // insertion, largest first.
         let mut order = [0u64; 8];
@@ -340,14 +340,18 @@ impl<T: SolverTable> KalahSolver<'_, T> {
                 // first move on, the waste at nodes that cut made the search slower.)
                 if at >= 1 && at + 1 < count && child_depth != 0 {
                     let next = list.get(7 - (order[at + 1] & 7) as usize, n);
-                    // The depth the next move's children are searched to.
-                    let grand_depth = if exact { child_depth } else { child_depth - 1 };
                     let kid = if at & 1 == 1 {
                         &mut even
                     } else {
                         odd.get_or_insert(Moves::EMPTY)
                     };
-                    self.warm(next.a, next.b, n - next.gain as u32, grand_depth, kid);
+                    self.warm(
+                        next.a,
+                        next.b,
+                        n - next.gain as u32,
+                        deeper(child_depth),
+                        kid,
+                    );
                     next_sown = true;
                 }
                 let m = 7 - (entry & 7) as usize;
@@ -499,6 +503,17 @@ pub fn next_beta(g: i32, (lo, hi): (i32, i32)) -> i32 {
         g + 1
     } else {
         g
+    }
+}
+
+/// The depth a node's children are searched to, for the node's `depth`
+/// (`u32::MAX`, exact, stays exact).
+#[inline(always)]
+fn deeper(depth: u32) -> u32 {
+    if depth == u32::MAX {
+        depth
+    } else {
+        depth - 1
     }
 }
 
