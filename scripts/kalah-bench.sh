@@ -62,7 +62,7 @@ if [ -n "${PLY:-}" ]; then
     [ -x "$ply" ] || fail "PLY: $ply is not an executable"
 else
     echo "== building ply (cargo build --release)" >&2
-    (cd "$root" && cargo build --release --quiet --bin ply)
+    (cd "$root" && cargo build --release --quiet -p ply-host --bin ply)
     ply="$root/target/release/ply"
 fi
 commit="$(cd "$root" && git rev-parse --short HEAD 2>/dev/null || echo unknown)"

@@ -14,7 +14,7 @@ bad() {
     status=1
 }
 
-cargo build --release --quiet --bin ply
+cargo build --release --quiet -p ply-host --bin ply
 export PLY="$PWD/target/release/ply"
 
 # A real run.
