@@ -11,9 +11,9 @@
 # For each run: wall seconds (measured here), the time ply gives its tables and its
 # search, and the nodes; for each solve and mode the fastest, median and slowest
 # run and how many took at most the mode's goal (GOAL_NOTHING, GOAL_DISK: the Kalah
-# issue's 35 s on one thread from nothing and 10 s with the tables on disk). Every run of a solve must print the
-# same values and best moves as its first (a timing of a wrong answer is refused).
-# The table goes to stdout and to OUT.
+# issue's 35 s on one thread from nothing and 10 s with the tables on disk). Every
+# run of a solve must print the same values and best moves as its first (a timing
+# of a wrong answer is refused). The table goes to stdout and to OUT.
 #
 #   scripts/kalah-bench.sh                              Kalah(6,4), both rules, 4 runs
 #   RUNS=8 MODES=nothing scripts/kalah-bench.sh         the one-thread goal only
@@ -22,10 +22,10 @@
 #
 # Environment: SOLVES (default "kalah:6x4 kalah:6x4:empty-capture"), MODES (default
 # "nothing disk"), RUNS (default 4), GOAL_NOTHING and GOAL_DISK (seconds, default
-# 35 and 10), TABLES (default
-# $PLY_TABLES_DIR, else ~/.cache/ply), OUT (default docs/games/kalah-bench.md),
-# PLY (a ply binary to time instead of building this checkout's). Other PLY_*
-# settings (PLY_HASH_MB, PLY_KALAH_TABLE_SEEDS, ...) reach every run.
+# 35 and 10), TABLES (default $PLY_TABLES_DIR, else ~/.cache/ply), OUT (default
+# docs/games/kalah-bench.md), PLY (a ply binary to time instead of building this
+# checkout's). Other PLY_* settings (PLY_HASH_MB, PLY_KALAH_TABLE_SEEDS, ...) reach
+# every run.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -67,23 +67,28 @@ else
 fi
 commit="$(cd "$root" && git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 
+# `solve LOG SPEC [VAR=VALUE...]`: ply solve SPEC with those settings, its output
+# in LOG; a failure stops the script with ply's last line.
+solve() {
+    local log="$1" spec="$2"
+    shift 2
+    env "$@" "$ply" solve "$spec" >"$log" 2>"$work/err" ||
+        fail "ply solve $spec failed: $(tail -n 1 "$work/err")"
+}
+
 # One timed run: `run MODE SPEC` appends "wall tables search nodes" to $work/rows
 # and leaves the answer (values and best moves) in $work/answer.
 run() {
-    local mode="$1" spec="$2" dir log start end
-    log="$work/log"
+    local mode="$1" spec="$2" log="$work/log" dir="$tables" threads=() start end
     if [ "$mode" = nothing ]; then
         dir="$(mktemp -d "$work/tables.XXXXXX")"
-        start=$(date +%s%N)
-        PLY_THREADS=1 PLY_TABLES_DIR="$dir" "$ply" solve "$spec" >"$log" 2>"$work/err" ||
-            fail "ply solve $spec failed: $(tail -n 1 "$work/err")"
-        end=$(date +%s%N)
+        threads=(PLY_THREADS=1)
+    fi
+    start=$(date +%s%N)
+    solve "$log" "$spec" "${threads[@]}" PLY_TABLES_DIR="$dir"
+    end=$(date +%s%N)
+    if [ "$mode" = nothing ]; then
         rm -rf "$dir"
-    else
-        start=$(date +%s%N)
-        PLY_TABLES_DIR="$tables" "$ply" solve "$spec" >"$log" 2>"$work/err" ||
-            fail "ply solve $spec failed: $(tail -n 1 "$work/err")"
-        end=$(date +%s%N)
     fi
     grep -E '^(value|best moves|move [0-9]+):' "$log" >"$work/answer"
     awk '/^endgame tables: up to [0-9]+ seeds in play/ { print $5 }' "$log" >"$work/seeds"
@@ -116,8 +121,7 @@ for spec in $solves; do
         if [ "$mode" = disk ]; then
             echo "== $spec: the tables in $tables (built first if missing; not timed)" >&2
             mkdir -p "$tables" 2>/dev/null || fail "TABLES: cannot make $tables"
-            PLY_TABLES_DIR="$tables" "$ply" solve "$spec" >/dev/null 2>"$work/err" ||
-                fail "ply solve $spec failed: $(tail -n 1 "$work/err")"
+            solve /dev/null "$spec" PLY_TABLES_DIR="$tables"
         fi
         : >"$work/rows"
         rm -f "$work/first"
