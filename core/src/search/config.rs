@@ -1,5 +1,6 @@
 //! The engine's switches ([`EngineConfig`]): quiescence, table cutoffs
-//! ([`TtCutoff`]), killers and history, ABDADA and the helper number of Lazy SMP.
+//! ([`TtCutoff`]), killers and history, ABDADA, the helper number of Lazy SMP, and
+//! endgame-table probes.
 
 /// When a transposition-table entry may end the search of a node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,6 +38,10 @@ pub struct EngineConfig {
     /// `h` tries the root moves after the first in an order rotated by `h`, so the
     /// engines fill the table with different subtrees (Lazy SMP).
     pub helper: u32,
+    /// Ask the evaluation for exact values ([`Evaluator::exact`](crate::search::Evaluator::exact):
+    /// endgame tables) at every node below the root, and search no further where it
+    /// knows one.
+    pub probes: bool,
 }
 
 impl Default for EngineConfig {
@@ -48,6 +53,7 @@ impl Default for EngineConfig {
             killers_and_history: true,
             abdada: false,
             helper: 0,
+            probes: true,
         }
     }
 }
@@ -55,11 +61,13 @@ impl Default for EngineConfig {
 impl EngineConfig {
     /// The configuration whose root value equals fixed-depth alpha-beta and minimax:
     /// no quiescence, table cutoffs only at equal depth (also when several engines
-    /// share the table: every stored bound is a true bound of that depth's value).
+    /// share the table: every stored bound is a true bound of that depth's value),
+    /// no endgame-table probes.
     pub fn exact() -> Self {
         EngineConfig {
             quiescence: false,
             tt_cutoff: TtCutoff::SameDepth,
+            probes: false,
             ..Self::default()
         }
     }

@@ -23,6 +23,8 @@
 //!   at the root as at inner nodes ([`EngineConfig::abdada`]), and a different root
 //!   order per helper thread
 //!   ([`EngineConfig::helper`]);
+//! * endgame tables: a position whose exact value the evaluation knows
+//!   ([`Evaluator::exact`]) is not searched further ([`EngineConfig::probes`]);
 //! * the principal variation, read back from the table.
 //!
 //! Values are for the side to move at each node (negamax); the evaluation is asked
@@ -480,6 +482,11 @@ impl<G: Game, E: Evaluator<G>, C: Clock, T: Table> Engine<G, E, C, T> {
         }
         if ply as usize >= MAX_PLY - 1 {
             return self.leaf(game, ply);
+        }
+        if self.config.probes {
+            if let Some(v) = self.eval.exact(game, ply) {
+                return v;
+            }
         }
         let quiescing = depth == 0;
         if quiescing

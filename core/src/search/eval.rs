@@ -38,6 +38,19 @@ pub trait Evaluator<G: Game> {
             _ => 0,
         }
     }
+
+    /// The exact value of the unfinished position `game` for its side to move, `ply`
+    /// plies below the root, when it is known without search — from an endgame
+    /// table — on the same scale as [`Evaluator::terminal`]; `None` (the default)
+    /// when it is not. The engine asks at every node below the root (unless its
+    /// [`EngineConfig::probes`](crate::search::EngineConfig::probes) is off) and
+    /// searches no further where the answer is `Some`. Like a result, it needs no
+    /// perspective.
+    #[inline]
+    fn exact(&self, game: &G, ply: u32) -> Option<Score> {
+        let _ = (game, ply);
+        None
+    }
 }
 
 /// The value search uses where it stops, for `game`'s side to move: the result of a
@@ -90,6 +103,10 @@ impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for &E {
     #[inline]
     fn terminal(&self, game: &G, outcome: Outcome, ply: u32) -> Score {
         (**self).terminal(game, outcome, ply)
+    }
+    #[inline]
+    fn exact(&self, game: &G, ply: u32) -> Option<Score> {
+        (**self).exact(game, ply)
     }
 }
 

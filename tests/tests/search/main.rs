@@ -6,4 +6,5 @@
 mod agreement;
 mod extra_turns;
 mod parallel;
+mod probes;
 mod time_budget;
