@@ -59,7 +59,17 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Hard time limit: stop inside the iteration when it is reached.
     pub time_ms: Option<u64>,
+    /// Soft time limit (a game clock's share for this move): no new iteration starts
+    /// after it while the best move is stable; after an iteration that changed the
+    /// best move (or one of the two before it did) the cutoff is stretched to
+    /// [`SOFT_STRETCH_PERCENT`] of it, never past [`Limits::time_ms`]. `None`: every
+    /// iteration starts while the hard limit has not passed, so a fixed time a move is
+    /// spent whole.
+    pub soft_ms: Option<u64>,
 }
+
+/// How far an unstable best move stretches [`Limits::soft_ms`], in per cent.
+pub const SOFT_STRETCH_PERCENT: u64 = 200;
 
 impl Limits {
     /// Search exactly to `depth` plies, however long it takes.
@@ -68,6 +78,7 @@ impl Limits {
             depth,
             nodes: None,
             time_ms: None,
+            soft_ms: None,
         }
     }
 
@@ -77,6 +88,18 @@ impl Limits {
             depth: crate::search::MAX_PLY as u32 - 1,
             nodes: None,
             time_ms: Some(ms),
+            soft_ms: None,
+        }
+    }
+
+    /// Search as deep as a game clock allows: no new iteration after `soft_ms` while
+    /// the best move is stable (see [`Limits::soft_ms`]), never past `hard_ms`.
+    pub const fn clock_ms(soft_ms: u64, hard_ms: u64) -> Self {
+        Limits {
+            depth: crate::search::MAX_PLY as u32 - 1,
+            nodes: None,
+            time_ms: Some(hard_ms),
+            soft_ms: Some(soft_ms),
         }
     }
 
@@ -86,6 +109,7 @@ impl Limits {
             depth: crate::search::MAX_PLY as u32 - 1,
             nodes: Some(nodes),
             time_ms: None,
+            soft_ms: None,
         }
     }
 }

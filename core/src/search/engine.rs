@@ -4,8 +4,11 @@
 //! multi-core search runs several over one shared table (Lazy SMP, ABDADA).
 //!
 //! * iterative deepening, one iteration per ply, under a [`Limits`] budget of depth,
-//!   nodes and time; an iteration is not started once half the time is gone, since
-//!   it would not finish;
+//!   nodes and time. A fixed time a move is spent whole: each iteration starts while
+//!   time is left, and one cut short by the limit still gives its result where a
+//!   move searched in full beat the previous best. Under a game clock's soft limit
+//!   no iteration starts after it while the best move is stable, and the cutoff
+//!   stretches after the best move changed ([`Limits::soft_ms`]);
 //! * the time limit is hard: the clock is read every few nodes, the interval adapting
 //!   so that at most about a millisecond passes between two readings at any node rate
 //!   (every node when nodes are slow): a search returns at most 2 ms, or two nodes'
@@ -42,6 +45,7 @@ use crate::game::{Game, Player};
 use crate::search::eval::leaf_value;
 use crate::search::order::MoveOrder;
 
+use crate::search::clock::SOFT_STRETCH_PERCENT;
 pub use crate::search::config::{EngineConfig, TtCutoff};
 use crate::search::history::Heuristics;
 pub use crate::search::history::{history_slot, history_slot_of_bytes, HISTORY_SLOTS};
@@ -243,10 +247,17 @@ impl<G: Game, E: Evaluator<G>, C: Clock, T: Table> Engine<G, E, C, T> {
         let mut best_index = 0;
         report.best_move = Some(root_moves[0]);
         let max_depth = limits.depth.clamp(1, MAX_PLY as u32 - 1);
+        // The depths of the last iterations that changed the best move.
+        let mut last_change = 0;
         for depth in 1..=max_depth {
             if depth > 1 {
                 if let Some(t) = limits.time_ms {
-                    if self.clock.elapsed_ms() * 2 >= t {
+                    let cutoff = match limits.soft_ms {
+                        Some(soft) if depth > last_change + 2 => soft,
+                        Some(soft) => soft.saturating_mul(SOFT_STRETCH_PERCENT) / 100,
+                        None => t,
+                    };
+                    if self.clock.elapsed_us() >= cutoff.min(t).saturating_mul(1000) {
                         break;
                     }
                 }
@@ -271,6 +282,9 @@ impl<G: Game, E: Evaluator<G>, C: Clock, T: Table> Engine<G, E, C, T> {
                 break;
             }
             if let Some(b) = best {
+                if depth > 1 && b != best_index {
+                    last_change = depth;
+                }
                 best_index = b;
                 report.best_move = Some(root_moves[b]);
             }

@@ -193,6 +193,7 @@ fn time_budget_stops_iterating_once_half_the_time_is_gone() {
             depth: 9,
             nodes: None,
             time_ms: Some(40),
+            soft_ms: None,
         },
     );
     assert!(r.depth < 9, "completed depth {}", r.depth);
@@ -231,6 +232,7 @@ fn hard_time_limit_aborts_inside_an_iteration_and_keeps_the_last_result() {
             depth: 9,
             nodes: None,
             time_ms: Some(1000),
+            soft_ms: None,
         },
     );
     assert!(r.aborted);

@@ -131,16 +131,124 @@ fn check<G: Game, E: Evaluator<G> + Copy>(game: G, eval: E) {
                 "{us} µs per evaluation, limit {limit_ms} ms: returned after {spent} µs"
             );
             assert!(r.best_move.is_some(), "{us} µs, {limit_ms} ms: no move");
-            // The budget was used, not wasted: the search went on past a quarter of
-            // it (it may stop an iteration early from half of it on).
-            if us < 1000 {
-                assert!(
-                    spent * 4 >= limit_ms * 1000,
-                    "{us} µs, {limit_ms} ms: stopped after {spent} µs"
-                );
-            }
+            // A fixed time a move is spent whole: every iteration starts while time
+            // is left, so only the limit ends the search.
+            assert!(
+                spent >= limit_ms * 1000,
+                "{us} µs, {limit_ms} ms: stopped after {spent} µs"
+            );
         }
     }
+}
+
+/// One search under a game clock's soft limit: each completed iteration's depth, best
+/// move and the simulated time it ended (µs), and the time the search returned.
+fn clock_search<G: Game, E: Evaluator<G> + Copy>(
+    game: G,
+    eval: E,
+    soft_ms: u64,
+    hard_ms: u64,
+) -> (Vec<(u32, G::Move, u64)>, u64, bool) {
+    let game = Timed(game);
+    let mut slots = vec![TtEntry::EMPTY; 1 << 14];
+    NOW.with(|n| n.set(0));
+    COST.with(|c| c.set(5));
+    let mut engine = Engine::new(&mut slots, Costly(eval), TestClock, EngineConfig::default());
+    let mut done = Vec::new();
+    let r = engine.search_with_progress(&game, Limits::clock_ms(soft_ms, hard_ms), |r| {
+        done.push((r.depth, r.best_move.unwrap(), NOW.with(Cell::get)));
+    });
+    (done, NOW.with(Cell::get), r.aborted)
+}
+
+/// The cutoff (µs) for starting the iteration after `done`: the soft limit, stretched
+/// when the best move changed in one of the last two completed iterations.
+fn cutoff<M: PartialEq>(done: &[(u32, M, u64)], soft_ms: u64) -> u64 {
+    let n = done.len();
+    let changed = |k: usize| k >= 1 && k < n && done[k].1 != done[k - 1].1;
+    let stretch = changed(n - 1) || (n >= 2 && changed(n - 2));
+    if stretch {
+        soft_ms * 1000 * ply_core::search::clock::SOFT_STRETCH_PERCENT / 100
+    } else {
+        soft_ms * 1000
+    }
+}
+
+/// Counts of the two rules seen: iterations started in a stretched cutoff, and
+/// searches that stopped at their plain soft limit where a stretched one would have
+/// gone on.
+#[derive(Default)]
+struct Seen {
+    stretched: u32,
+    stopped_stable: u32,
+}
+
+/// Checks one search under a game clock against the rule of [`Limits::soft_ms`].
+fn check_clock<M: PartialEq>(
+    case: &str,
+    (done, spent, aborted): (Vec<(u32, M, u64)>, u64, bool),
+    soft: u64,
+    hard: u64,
+    seen: &mut Seen,
+) {
+    assert!(spent <= hard * 1000 + 2000, "{case}: {spent} µs");
+    // Every iteration after the first started before its cutoff.
+    for k in 1..done.len() {
+        let started = done[k - 1].2;
+        assert!(
+            started < cutoff(&done[..k], soft),
+            "{case}: iteration {} started at {started} µs",
+            done[k].0
+        );
+        if started >= soft * 1000 {
+            seen.stretched += 1;
+        }
+    }
+    // The search ended for its cutoff, not before: either the next iteration was cut
+    // short by the hard limit, or it was not started because the cutoff had passed.
+    if !aborted {
+        let last = done.last().unwrap().2;
+        assert!(last >= cutoff(&done, soft), "{case}: stopped at {last} µs");
+        let stretched_cutoff = soft * 1000 * ply_core::search::clock::SOFT_STRETCH_PERCENT / 100;
+        if last < stretched_cutoff && cutoff(&done, soft) == soft * 1000 {
+            seen.stopped_stable += 1;
+        }
+    }
+}
+
+#[test]
+fn a_game_clock_stops_at_the_soft_limit_and_stretches_it_when_the_best_move_changes() {
+    let hard = 1000;
+    let mut seen = Seen::default();
+    let g = Draughts::new(Rules::english());
+    for soft in [4, 7, 10, 15, 20, 30] {
+        // A random evaluation changes its mind often; the real one seldom.
+        for seed in 0..12 {
+            let eval = ply_core::search::RandomEval { seed };
+            let r = clock_search(g, eval, soft, hard);
+            check_clock(
+                &format!("seed {seed}, soft {soft}"),
+                r,
+                soft,
+                hard,
+                &mut seen,
+            );
+        }
+        let r = clock_search(g, DraughtsEval::STANDARD, soft, hard);
+        check_clock(&format!("standard, soft {soft}"), r, soft, hard, &mut seen);
+        let k = Kalah::start(Kalah::parse_rules("6x4").unwrap());
+        let r = clock_search(k, KalahEval, soft, hard);
+        check_clock(&format!("kalah, soft {soft}"), r, soft, hard, &mut seen);
+    }
+    // Both rules were exercised.
+    assert!(
+        seen.stretched > 0,
+        "no iteration started in a stretched cutoff"
+    );
+    assert!(
+        seen.stopped_stable > 0,
+        "no search stopped at its plain soft limit"
+    );
 }
 
 #[test]
