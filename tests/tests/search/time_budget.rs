@@ -141,6 +141,11 @@ fn check<G: Game, E: Evaluator<G> + Copy>(game: G, eval: E) {
     }
 }
 
+/// A search under a game clock: each completed iteration's depth, best move and the
+/// simulated time it ended (µs); the time the search returned; whether the hard limit
+/// cut it short.
+type ClockRun<M> = (Vec<(u32, M, u64)>, u64, bool);
+
 /// One search under a game clock's soft limit: each completed iteration's depth, best
 /// move and the simulated time it ended (µs), and the time the search returned.
 fn clock_search<G: Game, E: Evaluator<G> + Copy>(
@@ -148,7 +153,7 @@ fn clock_search<G: Game, E: Evaluator<G> + Copy>(
     eval: E,
     soft_ms: u64,
     hard_ms: u64,
-) -> (Vec<(u32, G::Move, u64)>, u64, bool) {
+) -> ClockRun<G::Move> {
     let game = Timed(game);
     let mut slots = vec![TtEntry::EMPTY; 1 << 14];
     NOW.with(|n| n.set(0));
@@ -186,7 +191,7 @@ struct Seen {
 /// Checks one search under a game clock against the rule of [`Limits::soft_ms`].
 fn check_clock<M: PartialEq>(
     case: &str,
-    (done, spent, aborted): (Vec<(u32, M, u64)>, u64, bool),
+    (done, spent, aborted): ClockRun<M>,
     soft: u64,
     hard: u64,
     seen: &mut Seen,
