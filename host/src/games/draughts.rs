@@ -3,28 +3,29 @@
 //! Red and Black), a board diagram with PDN square numbers and the Calgary
 //! coordinates, `--unique` perft and the Calgary move notation.
 
-use ply_core::games::draughts::{square_at, Colour, Draughts, DraughtsEval, Move, Variant};
+use ply_core::games::draughts::{square_at, Colour, Draughts, DraughtsEvaluation, Move, Variant};
 use ply_core::{Game, Player};
 
 use crate::games::HostGame;
 
 impl HostGame for Draughts {
     const NAME: &'static str = "checkers";
-    type Eval = DraughtsEval;
+    type Eval = DraughtsEvaluation;
 
-    fn evaluator(name: Option<&str>) -> Result<DraughtsEval, String> {
+    fn evaluator(name: Option<&str>) -> Result<DraughtsEvaluation, String> {
         match name {
-            None | Some("standard") => Ok(DraughtsEval::STANDARD),
-            Some("material") => Ok(DraughtsEval::MATERIAL),
+            None | Some("standard") => Ok(DraughtsEvaluation::STANDARD),
+            Some("learned") => Ok(DraughtsEvaluation::LEARNED),
+            Some("material") => Ok(DraughtsEvaluation::MATERIAL),
             Some(other) => Err(format!(
-                "unknown evaluation {} for checkers: expected standard or material",
+                "unknown evaluation {} for checkers: expected standard, learned or material",
                 crate::quote::quote(other)
             )),
         }
     }
 
     fn evaluator_names() -> &'static [&'static str] {
-        &["standard", "material"]
+        &["standard", "learned", "material"]
     }
 
     fn player_name(&self, player: Player) -> &'static str {

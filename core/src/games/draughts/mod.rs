@@ -66,9 +66,11 @@
 mod board;
 mod capture;
 pub mod eval;
+mod evaluation;
 mod fen;
 mod history;
 mod key;
+pub mod learned;
 mod legality;
 mod movegen;
 mod mv;
@@ -78,7 +80,9 @@ mod two_plies;
 
 pub use board::{square_at, square_x, square_y, Colour};
 pub use eval::DraughtsEval;
+pub use evaluation::DraughtsEvaluation;
 pub use history::HISTORY_CAPACITY;
+pub use learned::LearnedEval;
 pub use mv::{DraughtsMoves, Move, MoveSet};
 pub use notation::CalgaryMove;
 pub use rules::{Rules, Variant, MAX_MOVE_LIMIT};

@@ -1,0 +1,294 @@
+//! A draughts evaluation learned from games: board patterns and a few counts, each
+//! with a weight for the opening and one for the ending, fitted by logistic regression
+//! to the results of self-play games (the tools in `tools/train/`, docs/games/draughts.md).
+//!
+//! # Features
+//! Every feature is a count for White minus the same count for Black, the Black one
+//! read on the board turned half a turn (square `s` ↔ `31 - s`) with the colours
+//! swapped, so one weight serves both sides and the value is antisymmetric by
+//! construction:
+//!
+//! * **patterns**: the men on each of nine 4×4 windows of the board (columns 0–3, 2–5,
+//!   4–7 × rows 0–3, 2–5, 4–7; eight playable squares each, every square empty, an own
+//!   man or an opponent's man: 3⁸ = 6561 configurations a window). Kings count as
+//!   empty here; they have their own features;
+//! * **king squares**: a weight per square a king stands on;
+//! * **material**: men and kings;
+//! * **mobility**: the simple moves each side has;
+//! * **the move**: a weight for having the move (White to move: +1, Black: −1).
+//!
+//! A feature's value is its count times a blend of its two weights: the opening one
+//! with 24 pieces on the board, the ending one with none, linear in between.
+//!
+//! # Weights
+//! [`FEATURES`] opening weights, then [`FEATURES`] ending weights, each an `i16`
+//! little-endian, in hundredths of a man (roughly: the fit fixes the scale so that a
+//! value `v` means a White score of `1 / (1 + e^(-v / SCALE))` with [`SCALE`]).
+//! The weights ply ships are in `weights.bin` beside this file ([`LearnedEval::SHIPPED`]);
+//! another set can be used from memory ([`LearnedEval::from_bytes`]).
+
+use super::{Colour, Draughts};
+use crate::game::Player;
+use crate::search::{for_player, Evaluator, Score};
+
+/// Configurations of one pattern window: 3⁸.
+pub const WINDOW_CONFIGS: usize = 6561;
+/// Pattern windows.
+pub const WINDOWS: usize = 9;
+/// First index of the king-square weights.
+pub const KING_SQUARES: usize = WINDOWS * WINDOW_CONFIGS;
+/// Index of the man weight.
+pub const MAN: usize = KING_SQUARES + 32;
+/// Index of the king weight.
+pub const KING: usize = MAN + 1;
+/// Index of the mobility weight (per simple move).
+pub const MOBILITY: usize = KING + 1;
+/// Index of the weight for having the move.
+pub const TEMPO: usize = MOBILITY + 1;
+/// Features: the weights of one stage.
+pub const FEATURES: usize = TEMPO + 1;
+/// Bytes of a weight file: two stages of [`FEATURES`] `i16`s.
+pub const WEIGHT_BYTES: usize = 2 * FEATURES * 2;
+/// The pieces at which the opening weights apply in full.
+pub const FULL_BOARD: i32 = 24;
+/// The logistic scale of the fit: a value `v` (White's) predicts White's score
+/// `1 / (1 + e^(-v / SCALE))`.
+pub const SCALE: f64 = 160.0;
+
+/// The weights ply ships.
+static SHIPPED: &[u8; WEIGHT_BYTES] = include_bytes!("weights.bin");
+
+/// The bytes of the weights ply ships (`weights.bin`).
+pub fn shipped_bytes() -> &'static [u8] {
+    SHIPPED
+}
+
+/// The first square's bit shift of each window: 4 × first row + first column pair.
+const WINDOW_SHIFT: [u32; WINDOWS] = [0, 1, 2, 8, 9, 10, 16, 17, 18];
+
+/// `TERNARY[b]`: the 8 bits of `b` read as base-3 digits (each 0 or 1).
+static TERNARY: [u16; 256] = ternary();
+
+const fn ternary() -> [u16; 256] {
+    let mut t = [0u16; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut v = 0u16;
+        let mut k = 0;
+        let mut p = 1u16;
+        while k < 8 {
+            if b & (1 << k) != 0 {
+                v += p;
+            }
+            p *= 3;
+            k += 1;
+        }
+        t[b] = v;
+        b += 1;
+    }
+    t
+}
+
+/// The eight squares of a window, gathered into a byte: `bits >> shift` holds the
+/// window's two squares of each of its four rows at bits 0–1, 4–5, 8–9, 12–13.
+#[inline(always)]
+fn gather(bits: u32, shift: u32) -> usize {
+    let x = (bits >> shift) & 0x3333;
+    let x = (x | (x >> 2)) & 0x0F0F;
+    ((x | (x >> 4)) & 0xFF) as usize
+}
+
+/// Calls `f(feature, count)` for every feature of `g` whose count is not zero, White's
+/// counts positive and Black's negative (see the module documentation). The
+/// evaluation and the fit read the position through this one function.
+#[inline(always)]
+pub fn for_each_feature(g: &Draughts, mut f: impl FnMut(usize, i32)) {
+    let kings = g.kings();
+    let white = g.pieces(Colour::White);
+    let black = g.pieces(Colour::Black);
+    let (wm, bm) = (white & !kings, black & !kings);
+    // Black's view: the board turned half a turn, colours swapped.
+    let (bm_r, wm_r) = (bm.reverse_bits(), wm.reverse_bits());
+    for (w, &shift) in WINDOW_SHIFT.iter().enumerate() {
+        let base = w * WINDOW_CONFIGS;
+        let own = TERNARY[gather(wm, shift)] as usize;
+        let opp = TERNARY[gather(bm, shift)] as usize;
+        f(base + own + 2 * opp, 1);
+        let own = TERNARY[gather(bm_r, shift)] as usize;
+        let opp = TERNARY[gather(wm_r, shift)] as usize;
+        f(base + own + 2 * opp, -1);
+    }
+    let mut k = white & kings;
+    while k != 0 {
+        f(KING_SQUARES + k.trailing_zeros() as usize, 1);
+        k &= k - 1;
+    }
+    let mut k = (black & kings).reverse_bits();
+    while k != 0 {
+        f(KING_SQUARES + k.trailing_zeros() as usize, -1);
+        k &= k - 1;
+    }
+    let men = wm.count_ones() as i32 - bm.count_ones() as i32;
+    if men != 0 {
+        f(MAN, men);
+    }
+    let kings = (white & kings).count_ones() as i32 - (black & kings).count_ones() as i32;
+    if kings != 0 {
+        f(KING, kings);
+    }
+    let mobility =
+        g.simple_move_count(Colour::White) as i32 - g.simple_move_count(Colour::Black) as i32;
+    if mobility != 0 {
+        f(MOBILITY, mobility);
+    }
+    f(
+        TEMPO,
+        match g.colour_to_move() {
+            Colour::White => 1,
+            Colour::Black => -1,
+        },
+    );
+}
+
+/// The opening share of `g`'s stage, out of [`FULL_BOARD`]: the pieces on the board,
+/// at most [`FULL_BOARD`].
+#[inline]
+pub fn opening_share(g: &Draughts) -> i32 {
+    ((g.pieces(Colour::White) | g.pieces(Colour::Black)).count_ones() as i32).min(FULL_BOARD)
+}
+
+/// The learned draughts evaluation over a set of weights.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LearnedEval<'w> {
+    weights: &'w [u8; WEIGHT_BYTES],
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for LearnedEval<'_> {
+    fn format(&self, f: defmt::Formatter) {
+        defmt::write!(f, "LearnedEval")
+    }
+}
+
+impl LearnedEval<'static> {
+    /// The weights ply ships (`weights.bin`).
+    pub const SHIPPED: LearnedEval<'static> = LearnedEval { weights: SHIPPED };
+}
+
+impl<'w> LearnedEval<'w> {
+    /// The evaluation over `bytes`, a weight file (see the module documentation);
+    /// `None` if it is not [`WEIGHT_BYTES`] long.
+    pub fn from_bytes(bytes: &'w [u8]) -> Option<Self> {
+        Some(LearnedEval {
+            weights: bytes.try_into().ok()?,
+        })
+    }
+
+    /// Weight `i` of the opening (`stage` 0) or the ending (`stage` 1).
+    #[inline(always)]
+    fn weight(&self, stage: usize, i: usize) -> i32 {
+        let at = 2 * (stage * FEATURES + i);
+        match self.weights.get(at..at + 2) {
+            Some(b) => i32::from(i16::from_le_bytes([b[0], b[1]])),
+            None => 0,
+        }
+    }
+
+    /// The value for White minus the value for Black.
+    pub fn white_minus_black(&self, g: &Draughts) -> Score {
+        let (mut open, mut end) = (0i32, 0i32);
+        for_each_feature(g, |i, c| {
+            open += c * self.weight(0, i);
+            end += c * self.weight(1, i);
+        });
+        let share = opening_share(g);
+        (open * share + end * (FULL_BOARD - share)) / FULL_BOARD
+    }
+}
+
+/// Antisymmetric: White's value is Black's negated.
+impl Evaluator<Draughts> for LearnedEval<'_> {
+    #[inline]
+    fn evaluate(&self, g: &Draughts, me: Player) -> Score {
+        let v = self.white_minus_black(g);
+        let for_mover = match g.colour_to_move() {
+            Colour::White => v,
+            Colour::Black => -v,
+        };
+        for_player(g, me, for_mover)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use crate::games::draughts::Rules;
+
+    fn pos(fen: &str) -> Draughts {
+        Draughts::parse_position(Rules::english(), fen).unwrap()
+    }
+
+    #[test]
+    fn windows_cover_every_square_and_gather_their_eight() {
+        let mut covered = 0u32;
+        for &shift in &WINDOW_SHIFT {
+            let mut squares = 0u32;
+            for sq in 0..32 {
+                if gather(1 << sq, shift) != 0 {
+                    squares |= 1 << sq;
+                }
+            }
+            assert_eq!(squares.count_ones(), 8, "window at {}", shift);
+            assert_eq!(gather(squares, shift), 0xFF);
+            covered |= squares;
+        }
+        assert_eq!(covered, u32::MAX);
+    }
+
+    #[test]
+    fn the_shipped_weights_are_antisymmetric_and_balanced_at_the_start() {
+        let e = LearnedEval::SHIPPED;
+        // Square n <-> 33 - n with the colours swapped and the other side to move.
+        let a = pos("B:W18,22,25,K30:B1,5,9,K14");
+        let b = pos("W:WK19,24,28,32:BK3,8,11,15");
+        assert_eq!(e.white_minus_black(&a), -e.white_minus_black(&b));
+        assert_eq!(
+            e.evaluate(&a, a.side_to_move()),
+            e.evaluate(&b, b.side_to_move())
+        );
+        // The start with White to move mirrors the start with Black to move.
+        let s = pos("B:W21-32:B1-12");
+        let t = pos("W:W21-32:B1-12");
+        assert_eq!(e.white_minus_black(&s), -e.white_minus_black(&t));
+    }
+
+    #[test]
+    fn a_man_more_is_better() {
+        let e = LearnedEval::SHIPPED;
+        assert!(e.white_minus_black(&pos("B:W21-32:B1-11")) > 50);
+        assert!(e.white_minus_black(&pos("B:W22-32:B1-12")) < -50);
+        assert!(e.white_minus_black(&pos("W:WK10,K15:BK30")) > 50);
+    }
+
+    #[test]
+    fn other_weights_are_read_from_memory() {
+        let mut bytes = [0u8; WEIGHT_BYTES];
+        assert!(LearnedEval::from_bytes(&bytes[1..]).is_none());
+        // Only the man weight, 100 in the opening and 200 in the ending.
+        bytes[2 * MAN..2 * MAN + 2].copy_from_slice(&100i16.to_le_bytes());
+        let end = 2 * (FEATURES + MAN);
+        bytes[end..end + 2].copy_from_slice(&200i16.to_le_bytes());
+        let e = LearnedEval::from_bytes(&bytes).unwrap();
+        // 23 pieces: the opening weight 23/24, the ending one 1/24.
+        assert_eq!(
+            e.white_minus_black(&pos("B:W21-32:B1-11")),
+            (100 * 23 + 200) / 24
+        );
+        // Three pieces: the ending weight, blended 3/24 with the opening one.
+        assert_eq!(
+            e.white_minus_black(&pos("B:W21,22:B1")),
+            (100 * 3 + 200 * 21) / 24
+        );
+    }
+}

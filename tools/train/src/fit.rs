@@ -1,0 +1,241 @@
+//! The fit: logistic regression of game results on the learned evaluation's features
+//! (`ply_core::games::draughts::learned`), by Adam on mini-batches. The model is the
+//! evaluation itself, in floating point: a position's value `v` for White predicts
+//! White's score `1 / (1 + e^(-v / SCALE))`; the loss is the cross-entropy of the
+//! game's result.
+
+use ply_core::games::draughts::learned::{
+    for_each_feature, opening_share, FEATURES, FULL_BOARD, KING_SQUARES, SCALE, WEIGHT_BYTES,
+};
+use ply_core::zobrist::{mix64, splitmix64};
+
+use crate::data::Record;
+
+/// The fit's settings.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Passes over the training positions.
+    pub epochs: u32,
+    /// Positions a step.
+    pub batch: usize,
+    /// Adam's step size at the start (hundredths of a man); it falls linearly to a
+    /// tenth of it by the last epoch.
+    pub lr: f64,
+    /// Weight decay of the pattern and king-square weights, a step.
+    pub l2: f64,
+    /// One game in this many goes to the validation set.
+    pub valid_every: u32,
+    /// The seed of the shuffles.
+    pub seed: u64,
+}
+
+/// The weights as floats: [`FEATURES`] opening weights, then the ending ones.
+pub type Params = Vec<f64>;
+
+/// Weights from a weight file.
+pub fn params_of(bytes: &[u8]) -> Result<Params, String> {
+    if bytes.len() != WEIGHT_BYTES {
+        return Err(format!(
+            "a weight file has {} bytes, this one {}",
+            WEIGHT_BYTES,
+            bytes.len()
+        ));
+    }
+    Ok(bytes
+        .chunks_exact(2)
+        .map(|b| f64::from(i16::from_le_bytes([b[0], b[1]])))
+        .collect())
+}
+
+/// A weight file of `p`, each weight rounded and kept within `i16`.
+pub fn bytes_of(p: &Params) -> Vec<u8> {
+    p.iter()
+        .flat_map(|&w| (w.round().clamp(-32767.0, 32767.0) as i16).to_le_bytes())
+        .collect()
+}
+
+/// A position's features and stage, read once.
+struct Sample {
+    features: Vec<(usize, f64)>,
+    share: f64,
+    score: f64,
+}
+
+fn sample(r: &Record) -> Sample {
+    let g = r.position().expect("records are checked when read");
+    let mut features = Vec::with_capacity(40);
+    for_each_feature(&g, |i, c| features.push((i, f64::from(c))));
+    Sample {
+        features,
+        share: f64::from(opening_share(&g)) / f64::from(FULL_BOARD),
+        score: r.score(),
+    }
+}
+
+/// White's value of a sample under `p`.
+fn value(p: &Params, s: &Sample) -> f64 {
+    let (mut open, mut end) = (0.0, 0.0);
+    for &(i, c) in &s.features {
+        open += c * p[i];
+        end += c * p[FEATURES + i];
+    }
+    open * s.share + end * (1.0 - s.share)
+}
+
+fn predict(v: f64) -> f64 {
+    1.0 / (1.0 + (-v / SCALE).exp())
+}
+
+fn cross_entropy(pred: f64, score: f64) -> f64 {
+    let p = pred.clamp(1e-12, 1.0 - 1e-12);
+    -(score * p.ln() + (1.0 - score) * (1.0 - p).ln())
+}
+
+/// The mean loss of `p` on `samples`.
+fn loss(p: &Params, samples: &[Sample]) -> f64 {
+    if samples.is_empty() {
+        return 0.0;
+    }
+    samples
+        .iter()
+        .map(|s| cross_entropy(predict(value(p, s)), s.score))
+        .sum::<f64>()
+        / samples.len() as f64
+}
+
+/// What a fit did: the validation loss before and after each epoch.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// Training and validation positions.
+    pub sizes: (usize, usize),
+    /// The validation loss of the starting weights.
+    pub start: f64,
+    /// Each epoch's mean training loss (as it went) and validation loss after it.
+    pub epochs: Vec<(f64, f64)>,
+}
+
+/// Fits `p` to `records`, calling `progress` after each epoch.
+pub fn fit(
+    records: &[Record],
+    mut p: Params,
+    s: &Settings,
+    mut progress: impl FnMut(u32, f64, f64),
+) -> (Params, Report) {
+    let (mut train, mut valid) = (Vec::new(), Vec::new());
+    for r in records {
+        let set =
+            if mix64(u64::from(r.game) ^ 0xfeed).is_multiple_of(u64::from(s.valid_every.max(1))) {
+                &mut valid
+            } else {
+                &mut train
+            };
+        set.push(sample(r));
+    }
+    let mut report = Report {
+        sizes: (train.len(), valid.len()),
+        start: loss(&p, &valid),
+        epochs: Vec::new(),
+    };
+    let n = p.len();
+    let (mut m, mut v) = (vec![0.0; n], vec![0.0; n]);
+    let mut grad = vec![0.0; n];
+    let (b1, b2, eps): (f64, f64, f64) = (0.9, 0.999, 1e-8);
+    let mut t = 0i32;
+    let mut order: Vec<usize> = (0..train.len()).collect();
+    let mut rng = s.seed;
+    for epoch in 0..s.epochs {
+        for k in (1..order.len()).rev() {
+            let (state, x) = splitmix64(rng);
+            rng = state;
+            order.swap(k, (x % (k as u64 + 1)) as usize);
+        }
+        let lr = s.lr * (1.0 - 0.9 * f64::from(epoch) / f64::from(s.epochs.max(1)));
+        let mut total = 0.0;
+        for batch in order.chunks(s.batch.max(1)) {
+            grad.iter_mut().for_each(|g| *g = 0.0);
+            for &k in batch {
+                let sm = &train[k];
+                let pred = predict(value(&p, sm));
+                total += cross_entropy(pred, sm.score);
+                let d = (pred - sm.score) / SCALE / batch.len() as f64;
+                for &(i, c) in &sm.features {
+                    grad[i] += d * c * sm.share;
+                    grad[FEATURES + i] += d * c * (1.0 - sm.share);
+                }
+            }
+            t += 1;
+            let (c1, c2) = (1.0 - b1.powi(t), 1.0 - b2.powi(t));
+            for i in 0..n {
+                m[i] = b1 * m[i] + (1.0 - b1) * grad[i];
+                v[i] = b2 * v[i] + (1.0 - b2) * grad[i] * grad[i];
+                p[i] -= lr * (m[i] / c1) / ((v[i] / c2).sqrt() + eps);
+                if i % FEATURES < KING_SQUARES + 32 {
+                    p[i] -= lr * s.l2 * p[i];
+                }
+            }
+        }
+        let train_loss = total / train.len().max(1) as f64;
+        let valid_loss = loss(&p, &valid);
+        report.epochs.push((train_loss, valid_loss));
+        progress(epoch + 1, train_loss, valid_loss);
+    }
+    (p, report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ply_core::games::draughts::learned::{LearnedEval, MAN};
+    use ply_core::games::draughts::{Draughts, Rules};
+    use ply_core::Game;
+
+    /// Positions where White is a man up win, a man down lose, level draw.
+    fn records() -> Vec<Record> {
+        let fens = [
+            ("B:W21-32:B1-11", 2),
+            ("W:W21-32:B1-11", 2),
+            ("B:W22-32:B1-12", 0),
+            ("W:W22-32:B1-12", 0),
+            ("B:W21-32:B1-12", 1),
+            ("W:W20,22-32:B1-12", 1),
+        ];
+        let mut out = Vec::new();
+        for game in 0..60u32 {
+            let (fen, result) = fens[game as usize % fens.len()];
+            let g = Draughts::parse_position(Rules::english(), fen).unwrap();
+            let mut r = Record::of(&g, game, 10);
+            r.result = result;
+            out.push(r);
+        }
+        out
+    }
+
+    #[test]
+    fn the_fit_lowers_the_loss_and_learns_that_a_man_wins() {
+        let s = Settings {
+            epochs: 30,
+            batch: 8,
+            lr: 5.0,
+            l2: 0.0,
+            valid_every: 1_000_000,
+            seed: 3,
+        };
+        let zero = vec![0.0; 2 * FEATURES];
+        let (p, report) = fit(&records(), zero, &s, |_, _, _| {});
+        let first = report.epochs.first().unwrap().0;
+        let last = report.epochs.last().unwrap().0;
+        assert!(last < first, "training loss {first} -> {last}");
+        let bytes = bytes_of(&p);
+        assert_eq!(bytes.len(), WEIGHT_BYTES);
+        assert_eq!(params_of(&bytes).unwrap().len(), p.len());
+        let e = LearnedEval::from_bytes(&bytes).unwrap();
+        let up = Draughts::parse_position(Rules::english(), "B:W21-32:B1-11").unwrap();
+        assert!(
+            e.white_minus_black(&up) > 20,
+            "{}",
+            e.white_minus_black(&up)
+        );
+        assert!(p[MAN] > 0.0);
+        assert!(params_of(&bytes[1..]).is_err());
+    }
+}

@@ -1,0 +1,188 @@
+//! `ply-train`: retrains ply's learned draughts evaluation
+//! (`ply_core::games::draughts::learned`; docs/games/draughts.md, "The learned
+//! evaluation").
+//!
+//! ```text
+//! ply-train selfplay --games 20000 --nodes 4000 --out games.bin [--eval standard|learned|FILE]
+//! ply-train fit --data games.bin[,more.bin] --out weights.bin [--init learned|FILE]
+//! ```
+
+mod data;
+mod eval;
+mod fit;
+mod selfplay;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Retrains ply's learned draughts evaluation.
+#[derive(Parser)]
+#[command(name = "ply-train", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Plays self-play games and records their quiet positions with the results.
+    Selfplay {
+        /// Games to play.
+        #[arg(long)]
+        games: u32,
+        /// Nodes a move.
+        #[arg(long, default_value_t = 4000)]
+        nodes: u64,
+        /// Random plies before the engine plays: `LO-HI`.
+        #[arg(long, default_value = "4-10")]
+        random_plies: String,
+        /// A game still going after this many plies is a draw.
+        #[arg(long, default_value_t = 300)]
+        max_plies: u32,
+        /// The evaluation: `standard`, `learned` (the shipped weights) or a weight file.
+        #[arg(long, default_value = "learned")]
+        eval: String,
+        /// Seed of the openings.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Threads.
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        /// The output file (records of `data.rs`).
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Fits the weights to recorded games.
+    Fit {
+        /// Record files, comma-separated.
+        #[arg(long, value_delimiter = ',')]
+        data: Vec<PathBuf>,
+        /// The starting weights: `learned` (the shipped ones), `zero`, or a weight file.
+        #[arg(long, default_value = "learned")]
+        init: String,
+        /// Passes over the data.
+        #[arg(long, default_value_t = 12)]
+        epochs: u32,
+        /// Positions a step.
+        #[arg(long, default_value_t = 4096)]
+        batch: usize,
+        /// Adam's step size (hundredths of a man).
+        #[arg(long, default_value_t = 1.0)]
+        lr: f64,
+        /// Weight decay of the pattern weights, a step.
+        #[arg(long, default_value_t = 1e-4)]
+        l2: f64,
+        /// One game in this many is kept for validation.
+        #[arg(long, default_value_t = 20)]
+        valid_every: u32,
+        /// The output weight file.
+        #[arg(long)]
+        out: PathBuf,
+    },
+}
+
+fn run(cli: Cli) -> Result<(), String> {
+    match cli.command {
+        Command::Selfplay {
+            games,
+            nodes,
+            random_plies,
+            max_plies,
+            eval,
+            seed,
+            threads,
+            out,
+        } => {
+            let (lo, hi) = random_plies
+                .split_once('-')
+                .and_then(|(a, b)| Some((a.parse::<u32>().ok()?, b.parse::<u32>().ok()?)))
+                .filter(|(a, b)| a <= b && *b <= 40)
+                .ok_or_else(|| {
+                    format!("--random-plies {random_plies}: expected LO-HI, 0 <= LO <= HI <= 40")
+                })?;
+            if games == 0 || nodes == 0 || threads == 0 || max_plies == 0 {
+                return Err(
+                    "--games, --nodes, --threads and --max-plies must be at least 1".into(),
+                );
+            }
+            let eval = eval::parse(&eval)?;
+            let s = selfplay::Settings {
+                games,
+                nodes,
+                random_plies: (lo, hi),
+                max_plies,
+                seed,
+                threads,
+                table_entries: 1 << 16,
+            };
+            let (n, r) = selfplay::run(&s, eval, &out, 500)?;
+            println!(
+                "{} games, {} positions; White +{} ={} -{}",
+                games, n, r[2], r[1], r[0]
+            );
+            Ok(())
+        }
+        Command::Fit {
+            data,
+            init,
+            epochs,
+            batch,
+            lr,
+            l2,
+            valid_every,
+            out,
+        } => {
+            if data.is_empty() {
+                return Err("--data: give at least one record file".into());
+            }
+            let p = match init.as_str() {
+                "learned" => fit::params_of(ply_core::games::draughts::learned::shipped_bytes())?,
+                "zero" => vec![0.0; 2 * ply_core::games::draughts::learned::FEATURES],
+                path => fit::params_of(
+                    &std::fs::read(path).map_err(|e| format!("--init {path}: {e}"))?,
+                )?,
+            };
+            let mut records = Vec::new();
+            for path in &data {
+                records.extend(data::read(path)?);
+            }
+            let s = fit::Settings {
+                epochs,
+                batch,
+                lr,
+                l2,
+                valid_every,
+                seed: 7,
+            };
+            let (p, report) = fit::fit(&records, p, &s, |e, t, v| {
+                eprintln!("epoch {e}: training loss {t:.5}, validation loss {v:.5}")
+            });
+            println!(
+                "{} training and {} validation positions; validation loss {:.5} -> {:.5}",
+                report.sizes.0,
+                report.sizes.1,
+                report.start,
+                report.epochs.last().map_or(report.start, |e| e.1)
+            );
+            let tmp = out.with_extension("tmp");
+            std::fs::write(&tmp, fit::bytes_of(&p))
+                .and_then(|()| std::fs::rename(&tmp, &out))
+                .map_err(|e| {
+                    let _ = std::fs::remove_file(&tmp);
+                    format!("cannot write {}: {}", out.display(), e)
+                })
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
