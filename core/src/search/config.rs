@@ -42,7 +42,27 @@ pub struct EngineConfig {
     /// endgame tables) at every node below the root, and search no further where it
     /// knows one.
     pub probes: bool,
+    /// Late move reductions: at nodes with at least [`LMR_MIN_DEPTH`] plies left, a
+    /// move tried after the first [`LMR_FULL_MOVES`] that the game gives no ordering
+    /// hint (not a capture, a crowning, an extra turn …) is searched a ply shallower
+    /// (two plies from the [`LMR_DEEPER_AFTER`]-th move at nodes with five plies or
+    /// more) with a null window, and searched again at full depth if it beats alpha.
+    pub lmr: bool,
+    /// Aspiration windows at the root: from the fourth iteration, the root is
+    /// searched in a window of this half-width around the previous iteration's value,
+    /// widened fourfold on each failure; 0: the full window.
+    pub aspiration: crate::search::Score,
+    /// A node with a single legal move is searched to the same depth as its parent
+    /// (the forced move costs no ply).
+    pub single_reply_extension: bool,
 }
+
+/// [`EngineConfig::lmr`] reduces only at nodes with at least this many plies left.
+pub const LMR_MIN_DEPTH: u32 = 3;
+/// [`EngineConfig::lmr`] searches this many moves of a node at full depth first.
+pub const LMR_FULL_MOVES: u32 = 3;
+/// [`EngineConfig::lmr`] reduces by two plies from this move on (at depth 5 or more).
+pub const LMR_DEEPER_AFTER: u32 = 8;
 
 impl Default for EngineConfig {
     fn default() -> Self {
@@ -54,6 +74,9 @@ impl Default for EngineConfig {
             abdada: false,
             helper: 0,
             probes: true,
+            lmr: false,
+            aspiration: 0,
+            single_reply_extension: false,
         }
     }
 }
@@ -62,12 +85,15 @@ impl EngineConfig {
     /// The configuration whose root value equals fixed-depth alpha-beta and minimax:
     /// no quiescence, table cutoffs only at equal depth (also when several engines
     /// share the table: every stored bound is a true bound of that depth's value),
-    /// no endgame-table probes.
+    /// no endgame-table probes, no reductions, extensions or aspiration windows.
     pub fn exact() -> Self {
         EngineConfig {
             quiescence: false,
             tt_cutoff: TtCutoff::SameDepth,
             probes: false,
+            lmr: false,
+            aspiration: 0,
+            single_reply_extension: false,
             ..Self::default()
         }
     }

@@ -47,6 +47,7 @@ use crate::search::order::MoveOrder;
 
 use crate::search::clock::SOFT_STRETCH_PERCENT;
 pub use crate::search::config::{EngineConfig, TtCutoff};
+use crate::search::config::{LMR_DEEPER_AFTER, LMR_FULL_MOVES, LMR_MIN_DEPTH};
 use crate::search::history::Heuristics;
 pub use crate::search::history::{history_slot, history_slot_of_bytes, HISTORY_SLOTS};
 use crate::search::tt::{Bound, Table, TranspositionTable, TtEntry};
@@ -267,7 +268,8 @@ impl<G: Game, E: Evaluator<G>, C: Clock, T: Table> Engine<G, E, C, T> {
                 }
             }
             let prev_best = (depth > 1).then_some(best_index);
-            let (value, best, completed) = self.root(game, &root_moves, depth, prev_best);
+            let (value, best, completed) =
+                self.aspirate(game, &root_moves, depth, prev_best, report.value);
             if self.aborted {
                 // A move that beat the previous best in the unfinished iteration
                 // (searched after it, with a full search) is a genuine improvement;
@@ -314,14 +316,53 @@ impl<G: Game, E: Evaluator<G>, C: Clock, T: Table> Engine<G, E, C, T> {
         game.search_key() ^ self.key_salt
     }
 
-    /// One root iteration. Returns the value, the index of the best move and how
-    /// many root moves were searched to completion.
+    /// One root iteration, in an aspiration window around `prev_value` (the last
+    /// iteration's) where [`EngineConfig::aspiration`] asks for one: a value outside
+    /// the window is searched again in a window four times as wide on that side,
+    /// until the value falls inside (or the window is full).
+    fn aspirate(
+        &mut self,
+        game: &G,
+        moves: &G::MoveList,
+        depth: u32,
+        prev_best: Option<usize>,
+        prev_value: Score,
+    ) -> (Score, Option<usize>, usize) {
+        let delta = self.config.aspiration;
+        if delta <= 0 || depth < 4 || crate::search::is_decisive(prev_value) {
+            return self.root(game, moves, depth, prev_best, -INFINITY, INFINITY);
+        }
+        let (mut lo, mut hi) = (delta, delta);
+        loop {
+            let alpha = prev_value.saturating_sub(lo).max(-INFINITY);
+            let beta = prev_value.saturating_add(hi).min(INFINITY);
+            let (value, best, completed) = self.root(game, moves, depth, prev_best, alpha, beta);
+            if self.aborted {
+                // A move that failed high is better than the window's floor; one that
+                // failed low says nothing: the caller keeps its own choice then.
+                return (value, best, completed);
+            }
+            if value <= alpha && alpha > -INFINITY {
+                lo = lo.saturating_mul(4);
+            } else if value >= beta && beta < INFINITY {
+                hi = hi.saturating_mul(4);
+            } else {
+                return (value, best, completed);
+            }
+        }
+    }
+
+    /// One root iteration in the window `(alpha, beta)`. Returns the value, the index
+    /// of the best move (`None` if no move beat `alpha`) and how many root moves were
+    /// searched to completion.
     fn root(
         &mut self,
         game: &G,
         moves: &G::MoveList,
         depth: u32,
         prev_best: Option<usize>,
+        mut alpha: Score,
+        beta: Score,
     ) -> (Score, Option<usize>, usize) {
         self.nodes += 1;
         // The table's best move first (another engine sharing the table may have
@@ -345,8 +386,6 @@ impl<G: Game, E: Evaluator<G>, C: Clock, T: Table> Engine<G, E, C, T> {
         if self.config.helper > 0 {
             order.rotate_after_first(self.config.helper as usize);
         }
-        let mut alpha = -INFINITY;
-        let beta = INFINITY;
         let mut best = None;
         let mut completed = 0;
         let mut first = true;
@@ -380,10 +419,20 @@ impl<G: Game, E: Evaluator<G>, C: Clock, T: Table> Engine<G, E, C, T> {
             if v > alpha {
                 alpha = v;
                 best = Some(i);
+                if alpha >= beta {
+                    break;
+                }
             }
         }
         if !self.aborted {
-            self.tt.store(key, 0, depth, alpha, Bound::Exact, best);
+            let bound = if alpha >= beta {
+                Bound::Lower
+            } else if best.is_none() {
+                Bound::Upper
+            } else {
+                Bound::Exact
+            };
+            self.tt.store(key, 0, depth, alpha, bound, best);
         }
         (alpha, best, completed)
     }
@@ -552,8 +601,14 @@ impl<G: Game, E: Evaluator<G>, C: Clock, T: Table> Engine<G, E, C, T> {
         let alpha_orig = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
-        let child_depth = depth.saturating_sub(1);
+        let child_depth = if !quiescing && moves.len() == 1 && self.config.single_reply_extension
+        {
+            depth
+        } else {
+            depth.saturating_sub(1)
+        };
         let child_qply = if quiescing { qply + 1 } else { 0 };
+        let reducing = self.config.lmr && !quiescing && depth >= LMR_MIN_DEPTH;
         let mut deferral = Deferral::new(self.config.abdada && depth >= ABDADA_MIN_DEPTH);
         let mut searched = 0;
         while let Some((i, second_pass)) = deferral.next(&mut order) {
@@ -565,19 +620,33 @@ impl<G: Game, E: Evaluator<G>, C: Clock, T: Table> Engine<G, E, C, T> {
                 continue;
             };
             let same_side = child.side_to_move() == game.side_to_move();
-            let search = |this: &mut Self, a: Score, b: Score| -> Score {
+            let search = |this: &mut Self, d: u32, a: Score, b: Score| -> Score {
                 if same_side {
-                    this.node(&child, child_depth, ply + 1, a, b, child_qply)
+                    this.node(&child, d, ply + 1, a, b, child_qply)
                 } else {
-                    -this.node(&child, child_depth, ply + 1, -b, -a, child_qply)
+                    -this.node(&child, d, ply + 1, -b, -a, child_qply)
                 }
             };
             let v = if searched == 0 {
-                search(self, alpha, beta)
+                search(self, child_depth, alpha, beta)
             } else {
-                let v = search(self, alpha, alpha + 1);
+                // Late move reductions: a quiet move late in the order is first
+                // searched shallower, and again at full depth only if it beats alpha.
+                let reduction = if reducing
+                    && searched >= LMR_FULL_MOVES
+                    && game.move_order_hint(mv) <= 0
+                    && Some(i) != tt_move
+                {
+                    1 + u32::from(searched >= LMR_DEEPER_AFTER && depth >= 5)
+                } else {
+                    0
+                };
+                let mut v = search(self, child_depth - reduction, alpha, alpha + 1);
+                if reduction > 0 && v > alpha && !self.aborted {
+                    v = search(self, child_depth, alpha, alpha + 1);
+                }
                 if v > alpha && v < beta && !self.aborted {
-                    search(self, alpha, beta)
+                    search(self, child_depth, alpha, beta)
                 } else {
                     v
                 }

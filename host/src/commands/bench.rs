@@ -159,6 +159,7 @@ impl GameCommand for Bench {
                     hash_mb: self.hash_mb,
                     threads,
                     parallel_depth: self.parallel_depth,
+                    switches: Default::default(),
                 });
                 let r = ai.choose(&game, &mut |_| {})?;
                 times.push(t.elapsed().as_secs_f64());

@@ -10,7 +10,7 @@ use ply_core::search::{Limits, SearchReport};
 use crate::clock::WallClock;
 use crate::games::HostGame;
 pub use crate::parallel::Algo;
-use crate::parallel::{Options, Tables};
+use crate::parallel::{Options, Switches, Tables};
 
 /// How far an AI searches.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -108,6 +108,9 @@ pub struct AiConfig<G: HostGame> {
     pub threads: usize,
     /// YBWC: split at nodes with at least this many plies left (`None`: default).
     pub parallel_depth: Option<u32>,
+    /// The engine's search switches set by the user, over the game's
+    /// ([`HostGame::engine_switches`]).
+    pub switches: Switches,
 }
 
 impl<G: HostGame> AiConfig<G> {
@@ -121,6 +124,7 @@ impl<G: HostGame> AiConfig<G> {
             hash_mb,
             threads,
             parallel_depth: None,
+            switches: Switches::default(),
         }
     }
 }
@@ -174,6 +178,7 @@ impl<G: HostGame> Ai<G> {
             parallel_depth: self.config.parallel_depth,
             hash_mb: self.config.hash_mb,
             table_slots: None,
+            switches: G::engine_switches().overlaid(&self.config.switches),
         };
         crate::parallel::run(
             self.config.algo,

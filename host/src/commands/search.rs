@@ -100,6 +100,7 @@ impl GameCommand for Search {
             hash_mb: self.hash_mb,
             threads: self.threads,
             parallel_depth: self.parallel_depth,
+            switches: Default::default(),
         });
         let start = std::time::Instant::now();
         let report = ai.choose(&game, &mut |r| {

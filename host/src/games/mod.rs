@@ -71,6 +71,12 @@ pub trait HostGame: Game<Move: Send + Sync> + PerftKey + Send + Sync + 'static {
     /// The names [`HostGame::evaluator`] accepts, for help and error messages.
     fn evaluator_names() -> &'static [&'static str];
 
+    /// The engine's search switches for this game, over the engine's defaults (each
+    /// kept only where matches measured a gain for the game; docs/engine.md).
+    fn engine_switches() -> crate::parallel::Switches {
+        crate::parallel::Switches::default()
+    }
+
     /// How a player is called in this game ("X", "Black", "Red", "South").
     fn player_name(&self, player: Player) -> &'static str {
         match player {

@@ -170,6 +170,8 @@ pub struct Options {
     pub hash_mb: usize,
     /// An exact number of table slots instead of `hash_mb` (tests use tiny tables).
     pub table_slots: Option<usize>,
+    /// The engine's search switches, over its defaults (the `engine` strategy only).
+    pub switches: Switches,
 }
 
 impl Default for Options {
@@ -179,6 +181,43 @@ impl Default for Options {
             parallel_depth: None,
             hash_mb: 16,
             table_slots: None,
+            switches: Switches::default(),
+        }
+    }
+}
+
+/// Search switches of the engine set over its defaults ([`EngineConfig`]): by a game
+/// ([`crate::games::HostGame::engine_switches`]) and by the user (a tournament
+/// configuration's `lmr=`, `aspiration=`, `extend=`). `None` keeps the default.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Switches {
+    /// [`EngineConfig::lmr`].
+    pub lmr: Option<bool>,
+    /// [`EngineConfig::aspiration`].
+    pub aspiration: Option<ply_core::search::Score>,
+    /// [`EngineConfig::single_reply_extension`].
+    pub single_reply_extension: Option<bool>,
+}
+
+impl Switches {
+    /// `config` with the switches that are set.
+    pub fn apply(&self, config: EngineConfig) -> EngineConfig {
+        EngineConfig {
+            lmr: self.lmr.unwrap_or(config.lmr),
+            aspiration: self.aspiration.unwrap_or(config.aspiration),
+            single_reply_extension: self
+                .single_reply_extension
+                .unwrap_or(config.single_reply_extension),
+            ..config
+        }
+    }
+
+    /// These switches, then `over`'s where it sets them.
+    pub fn overlaid(&self, over: &Switches) -> Switches {
+        Switches {
+            lmr: over.lmr.or(self.lmr),
+            aspiration: over.aspiration.or(self.aspiration),
+            single_reply_extension: over.single_reply_extension.or(self.single_reply_extension),
         }
     }
 }
@@ -310,10 +349,10 @@ where
         // On several threads the engine defers moves another engine is searching
         // (ABDADA): measured faster to depth than plain Lazy SMP on every workload of
         // docs/engine.md.
-        Algo::Engine => EngineConfig {
+        Algo::Engine => options.switches.apply(EngineConfig {
             abdada: options.threads > 1,
             ..EngineConfig::default()
-        },
+        }),
         Algo::Abdada => EngineConfig {
             abdada: true,
             ..EngineConfig::exact()

@@ -3,7 +3,10 @@
 //!
 //! A CONFIG is comma-separated `key=value` pairs: `depth=D`, `time=SECONDS` or
 //! `nodes=N` (one of them), `eval=NAME`, `algo=NAME` (any of `ply search`'s; default
-//! `engine`), `threads=N` (default: `--threads`, itself every core by default). Openings are
+//! `engine`), `threads=N` (default: `--threads`, itself every core by default), and the
+//! engine's search switches over the game's defaults: `lmr=on|off` (late move
+//! reductions), `extend=on|off` (a forced move costs no ply), `aspiration=N` (the root
+//! window's half-width, 0 for none). Openings are
 //! a few pseudo-random plies from the start (`--random-plies`, seeded), so that
 //! deterministic engines play different games; each opening is played twice, once
 //! with each configuration moving first. Every game starts with fresh players (no
@@ -65,6 +68,7 @@ pub fn parse_config<G: HostGame>(text: &str, threads: usize) -> Result<AiConfig<
     let (mut depth, mut time, mut nodes, mut eval, mut algo) =
         (None, None, None, None, Algo::Engine);
     let mut threads = threads;
+    let mut switches = crate::parallel::Switches::default();
     let parts: Vec<&str> = text
         .split(',')
         .map(str::trim)
@@ -112,10 +116,22 @@ pub fn parse_config<G: HostGame>(text: &str, threads: usize) -> Result<AiConfig<
                 threads = v.parse::<usize>().map_err(|_| num("threads"))?;
                 crate::settings::threads(threads, "threads=")?;
             }
+            "lmr" => switches.lmr = Some(on_off(v, k, text)?),
+            "extend" => switches.single_reply_extension = Some(on_off(v, k, text)?),
+            "aspiration" => {
+                let d = v.parse::<i32>().map_err(|_| num("aspiration"))?;
+                if !(0..=100_000).contains(&d) {
+                    return Err(format!(
+                        "aspiration={d} in config {}: expected 0 (off) to 100000",
+                        quote(text)
+                    ));
+                }
+                switches.aspiration = Some(d);
+            }
             other => {
                 return Err(format!(
-                    "unknown config key {} in {}: expected depth, time, nodes, eval, algo or \
-                     threads",
+                    "unknown config key {} in {}: expected depth, time, nodes, eval, algo, \
+                     threads, lmr, extend or aspiration",
                     quote(other),
                     quote(text)
                 ))
@@ -138,7 +154,21 @@ pub fn parse_config<G: HostGame>(text: &str, threads: usize) -> Result<AiConfig<
         hash_mb: 16,
         threads,
         parallel_depth: None,
+        switches,
     })
+}
+
+/// `on` or `off` for the switch `key` of config `text`.
+fn on_off(v: &str, key: &str, text: &str) -> Result<bool, String> {
+    match v {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        _ => Err(format!(
+            "{key}={} in config {}: expected on or off",
+            crate::quote::quote(v),
+            crate::quote::quote(text)
+        )),
+    }
 }
 
 /// An opening: `plies` pseudo-random legal moves from the start, stopping early if the
