@@ -601,8 +601,7 @@ impl<G: Game, E: Evaluator<G>, C: Clock, T: Table> Engine<G, E, C, T> {
         let alpha_orig = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
-        let child_depth = if !quiescing && moves.len() == 1 && self.config.single_reply_extension
-        {
+        let child_depth = if !quiescing && moves.len() == 1 && self.config.single_reply_extension {
             depth
         } else {
             depth.saturating_sub(1)

@@ -7,7 +7,8 @@
 use ply_core::games::draughts::learned::{
     for_each_feature, opening_share, FEATURES, FULL_BOARD, KING_SQUARES, SCALE, WEIGHT_BYTES,
 };
-use ply_core::zobrist::{mix64, splitmix64};
+use ply_core::playout::SplitMix64;
+use ply_core::zobrist::mix64;
 
 use crate::data::Record;
 
@@ -142,12 +143,10 @@ pub fn fit(
     let (b1, b2, eps): (f64, f64, f64) = (0.9, 0.999, 1e-8);
     let mut t = 0i32;
     let mut order: Vec<usize> = (0..train.len()).collect();
-    let mut rng = s.seed;
+    let mut rng = SplitMix64::new(s.seed);
     for epoch in 0..s.epochs {
         for k in (1..order.len()).rev() {
-            let (state, x) = splitmix64(rng);
-            rng = state;
-            order.swap(k, (x % (k as u64 + 1)) as usize);
+            order.swap(k, rng.below(k + 1));
         }
         let lr = s.lr * (1.0 - 0.9 * f64::from(epoch) / f64::from(s.epochs.max(1)));
         let mut total = 0.0;

@@ -8,8 +8,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::mpsc;
 
 use ply_core::games::draughts::{Colour, Draughts, Rules};
+use ply_core::playout::SplitMix64;
 use ply_core::search::{Engine, EngineConfig, Limits, NoClock, TtEntry};
-use ply_core::zobrist::splitmix64;
 use ply_core::{Game, Player};
 
 use crate::data::Record;
@@ -34,17 +34,6 @@ pub struct Settings {
     pub table_entries: usize,
 }
 
-/// A small random stream (SplitMix64).
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        let (s, x) = splitmix64(self.0);
-        self.0 = s;
-        (x % n as u64) as usize
-    }
-}
-
 /// White's result of a finished game: 0 loss, 1 draw, 2 win.
 fn white_result(g: &Draughts) -> u8 {
     let white = if g.rules().colour_of(Player::First) == Colour::White {
@@ -61,7 +50,7 @@ fn white_result(g: &Draughts) -> u8 {
 
 /// Plays game number `id` and returns its quiet positions with the result.
 pub fn play_game(id: u32, s: &Settings, eval: Eval, slots: &mut [TtEntry]) -> Vec<Record> {
-    let mut rng = Rng(s.seed ^ (u64::from(id) << 20) ^ 0x5eed);
+    let mut rng = SplitMix64::new(s.seed ^ (u64::from(id) << 20) ^ 0x5eed);
     loop {
         let mut g = Draughts::new(Rules::english());
         let (lo, hi) = s.random_plies;
