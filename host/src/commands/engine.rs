@@ -54,8 +54,9 @@ impl GameCommand for EngineCommand {
             flag,
             state: Mutex::new(ControlState::default()),
         });
-        let lines = read_input(control.clone())?;
-        let mut session = Session::<G>::new(self, rules, control)?;
+        // The settings are checked before anything is read.
+        let mut session = Session::<G>::new(self, rules, control.clone())?;
+        let lines = read_input(control)?;
         for line in lines {
             if !session.handle(&line)? {
                 break;
