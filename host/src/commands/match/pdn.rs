@@ -157,7 +157,7 @@ impl ParsedGame {
     }
 }
 
-/// Reads the games of a PDN text as [`write`] writes them (tags, numbered moves,
+/// Reads the games of a PDN text as [`write()`] writes them (tags, numbered moves,
 /// `{comments}` skipped, a result token ending each game).
 pub fn parse(text: &str) -> Result<Vec<ParsedGame>, String> {
     let mut games = Vec::new();

@@ -53,7 +53,7 @@ pub struct Estimate {
 
 impl Estimate {
     /// The estimate from outcome counts `counts[i]` of per-unit scores `scores[i]`
-    /// (games, or pairs scored per game); `units_per_sample` games make one sample.
+    /// (games, or pairs scored per game), each count one sample.
     /// `None` with no samples.
     fn from_counts(counts: &[u64], scores: &[f64]) -> Option<Estimate> {
         let n: u64 = counts.iter().sum();
