@@ -416,3 +416,49 @@ fn ctrl_c_kills_the_engines() {
         std::thread::sleep(Duration::from_millis(10));
     }
 }
+
+/// A draughts capture written by its origin and destination alone (`6x22` for
+/// `6x15x22`, the one capture from there to there) is taken, and written in full.
+#[test]
+fn a_capture_by_origin_and_destination_is_taken() {
+    let dir = scratch("match", "short-capture");
+    let engine = script(
+        &dir,
+        "short.py",
+        "#!/usr/bin/env python3\nimport sys\nfor line in sys.stdin:\n    w = line.split()\n    \
+         if w[:1] == ['uci']: print('uciok', flush=True)\n    \
+         elif w[:1] == ['isready']: print('readyok', flush=True)\n    \
+         elif w[:1] == ['go']: print('bestmove 6x22', flush=True)\n",
+    );
+    let openings = dir.join("double.txt");
+    std::fs::write(&openings, "fen B:W10,18:B6\n").unwrap();
+    let file = dir.join("short.pdn");
+    let o = ply_within(
+        &[
+            "match",
+            "checkers",
+            "--a",
+            &engine,
+            "--b",
+            &engine,
+            "--games",
+            "1",
+            "--grace",
+            "5",
+            "--openings",
+            openings.to_str().unwrap(),
+            "--pdn",
+            file.to_str().unwrap(),
+        ],
+        LIMIT,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("A Black, B White: A wins, White has no legal move; 1 plies"),
+        "{}",
+        stdout(&o)
+    );
+    let games = pdn::parse(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(games[0].moves, ["6x15x22"]);
+    assert_eq!(games[0].result, "1-0");
+}
