@@ -5,45 +5,66 @@ use std::time::Instant;
 
 use ply_core::search::Clock;
 
-/// Milliseconds since construction (or the last [`WallClock::restart`]).
+/// Milliseconds since construction (or the last [`WallClock::restart`]), and
+/// optionally a flag that asks the search to stop ([`WallClock::with_stop`]).
 #[derive(Clone, Copy, Debug)]
-pub struct WallClock(Instant);
+pub struct WallClock {
+    start: Instant,
+    stop: Option<&'static AtomicBool>,
+}
 
 impl WallClock {
     /// A clock started now.
     pub fn start() -> Self {
-        WallClock(Instant::now())
+        Self::started_at(Instant::now())
     }
 
     /// A clock that started at `instant` (a move's time counts from when the turn
     /// began, not from when its search did).
     pub fn started_at(instant: Instant) -> Self {
-        WallClock(instant)
+        WallClock {
+            start: instant,
+            stop: None,
+        }
+    }
+
+    /// The same clock with a stop flag: once `stop` is set, every search on this
+    /// clock (each thread of a parallel one) stops at its next check and answers with
+    /// what it has ([`Clock::stop_requested`]). `ply engine` sets it on `stop`.
+    pub fn with_stop(self, stop: &'static AtomicBool) -> Self {
+        WallClock {
+            stop: Some(stop),
+            ..self
+        }
     }
 
     /// The moment the clock started.
     pub fn started(&self) -> Instant {
-        self.0
+        self.start
     }
 
     /// Restarts the clock at zero.
     pub fn restart(&mut self) {
-        self.0 = Instant::now();
+        self.start = Instant::now();
     }
 
     /// Seconds since the start, as a float.
     pub fn seconds(&self) -> f64 {
-        self.0.elapsed().as_secs_f64()
+        self.start.elapsed().as_secs_f64()
     }
 }
 
 impl Clock for WallClock {
     fn elapsed_ms(&self) -> u64 {
-        self.0.elapsed().as_millis() as u64
+        self.start.elapsed().as_millis() as u64
     }
     #[inline]
     fn elapsed_us(&self) -> u64 {
-        self.0.elapsed().as_micros() as u64
+        self.start.elapsed().as_micros() as u64
+    }
+    #[inline]
+    fn stop_requested(&self) -> bool {
+        self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
     }
 }
 
@@ -55,7 +76,8 @@ pub fn process_start() -> Instant {
 }
 
 /// A wall clock with a stop flag that several threads share: the clock of each engine
-/// in a parallel search. Setting the flag asks every engine to stop at its next check.
+/// in a parallel search. Setting the flag (or the wall clock's own,
+/// [`WallClock::with_stop`]) asks every engine to stop at its next check.
 #[derive(Clone, Copy, Debug)]
 pub struct StopClock<'a> {
     /// The time since the search started.
@@ -75,6 +97,6 @@ impl Clock for StopClock<'_> {
     }
     #[inline]
     fn stop_requested(&self) -> bool {
-        self.stop.load(Ordering::Relaxed)
+        self.stop.load(Ordering::Relaxed) || self.clock.stop_requested()
     }
 }

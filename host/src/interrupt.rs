@@ -8,6 +8,9 @@
 //! * [`write_atomic`] writes a result file under a temporary name in the same
 //!   directory, registered for that clean-up, and renames it into place once complete:
 //!   an interrupted (or failed) write leaves neither a partial file nor the temporary.
+//! * [`ChildGuard`] registers a child process (an engine `ply match` or `ply verify`
+//!   talks to): the handler kills every registered child, and its process group,
+//!   before it exits, so that no engine outlives `ply`.
 //! * [`Progress`] prints a line on standard error at most once a second, and only once
 //!   the work has run a second, so quick commands stay quiet.
 
@@ -18,6 +21,10 @@ use std::time::{Duration, Instant};
 
 /// Temporary files being written: removed by the Ctrl-C handler.
 static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Child processes to kill on Ctrl-C: each one's pid, the leader of its own process
+/// group.
+static CHILDREN: Mutex<Vec<u32>> = Mutex::new(Vec::new());
 
 /// Work the Ctrl-C handler does first ([`on_interrupt`]).
 type Hook = Box<dyn Fn() + Send>;
@@ -44,12 +51,64 @@ pub fn install() -> Result<(), String> {
         {
             hook();
         }
+        kill_children();
         remove_pending();
         // A progress line may be open on a terminal: end it first.
         crate::errln!("\ninterrupted");
         std::process::exit(INTERRUPTED_STATUS);
     })
     .map_err(|e| format!("cannot install the Ctrl-C handler: {}", e))
+}
+
+/// A child process killed (with its process group) when dropped, and by the Ctrl-C
+/// handler if it is still registered then. The child must have been started as the
+/// leader of a process group of its own (`process_group(0)`), so that what it started
+/// in turn (a shell script's commands) goes with it.
+pub struct ChildGuard {
+    pid: u32,
+}
+
+impl ChildGuard {
+    /// Registers the child `pid`.
+    pub fn new(pid: u32) -> ChildGuard {
+        CHILDREN.lock().unwrap_or_else(|e| e.into_inner()).push(pid);
+        ChildGuard { pid }
+    }
+}
+
+impl Drop for ChildGuard {
+    fn drop(&mut self) {
+        let mut children = CHILDREN.lock().unwrap_or_else(|e| e.into_inner());
+        children.retain(|&p| p != self.pid);
+        kill_group(self.pid);
+    }
+}
+
+/// Kills the process group led by `pid` (on Unix; elsewhere nothing: the caller
+/// kills the child itself).
+fn kill_group(pid: u32) {
+    #[cfg(unix)]
+    if let Ok(pid) = i32::try_from(pid) {
+        if pid > 0 {
+            // SAFETY: kill(2) with a negative pid signals that process group; it has
+            // no other effect on this process.
+            unsafe {
+                libc::kill(-pid, libc::SIGKILL);
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = pid;
+}
+
+/// Kills every registered child's process group; the registry stays locked until the
+/// process exits when called from the handler, so that no child is started after.
+fn kill_children() {
+    let children = CHILDREN.lock().unwrap_or_else(|e| e.into_inner());
+    for &pid in children.iter() {
+        kill_group(pid);
+    }
+    std::mem::forget(children);
 }
 
 /// Removes every temporary result file still being written; returns how many. The

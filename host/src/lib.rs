@@ -29,6 +29,7 @@ pub mod memory;
 pub mod output;
 pub mod parallel;
 pub mod position;
+pub mod protocol;
 pub mod quote;
 pub mod settings;
 pub mod spec;

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 mod cli;
 
-use cli::{run, Cli};
+use cli::{error_status, run, Cli};
 
 /// An error line: one line ([`ply_host::interrupt::one_line`]) of at most
 /// [`ply_host::quote::MAX_LINE_CHARS`] characters, written to standard error (a
@@ -61,11 +61,12 @@ fn main() -> ExitCode {
     }
     // Every line of output went through ply_host::output: a failed write is one error
     // line, whether the command saw it or not.
-    match run(cli).and_then(|()| ply_host::output::finish()) {
-        Ok(()) => ExitCode::SUCCESS,
+    let failure = error_status(&cli);
+    match run(cli).and_then(|status| ply_host::output::finish().map(|()| status)) {
+        Ok(status) => ExitCode::from(status),
         Err(msg) => {
             error_line(&format!("error: {}", msg));
-            ExitCode::FAILURE
+            ExitCode::from(failure)
         }
     }
 }

@@ -48,6 +48,13 @@ pub fn write_line(args: fmt::Arguments<'_>) -> Result<(), String> {
         .map_err(record)
 }
 
+/// Flushes standard output now; the first write error of the run, if any. A line
+/// protocol (`ply engine`) flushes after every line, so that the program at the
+/// other end of a pipe sees each line as it is written.
+pub fn flush() -> Result<(), String> {
+    finish()
+}
+
 /// Flushes standard output; the first write error of the run, if any.
 pub fn finish() -> Result<(), String> {
     if let Some(e) = failed() {

@@ -216,6 +216,88 @@ pub(crate) enum Command {
         #[arg(long)]
         plot: Option<std::path::PathBuf>,
     },
+    /// Speak the engine protocol (docs/protocol.md) on standard input and output.
+    Engine {
+        /// The game spec (the game of a `ucinewgame` without one).
+        game: String,
+        /// The evaluation (game-specific names; Halma also takes weights such as
+        /// -2.5,1,1,1); `setoption name Eval` changes it.
+        #[arg(long, allow_hyphen_values = true)]
+        eval: Option<String>,
+        /// Search threads (1 to 64 per core, at most 1024).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Transposition table size in MiB (1 to 65536, within the free memory).
+        #[arg(long, default_value_t = 16)]
+        hash_mb: usize,
+    },
+    /// Two engine programs play each other, refereed by ply (docs/match.md).
+    Match {
+        /// The game spec (sent to the engines with `ucinewgame`).
+        game: String,
+        /// Engine A's command line, split as a shell splits words, e.g.
+        /// "target/release/ply engine checkers".
+        #[arg(long, allow_hyphen_values = true)]
+        a: String,
+        /// Engine B's command line.
+        #[arg(long, allow_hyphen_values = true)]
+        b: String,
+        /// Seconds a move (`go movetime`).
+        #[arg(long, default_value_t = 0.1)]
+        time: f64,
+        /// Games to play (default: every opening of the deck twice, or 20 with
+        /// random openings).
+        #[arg(long)]
+        games: Option<u32>,
+        /// ballots (the ACF three-move ballots of English draughts, the default for
+        /// checkers), random:PLIES (the default elsewhere: random:2), or a file of
+        /// openings, one a line.
+        #[arg(long)]
+        openings: Option<String>,
+        /// Stop when the SPRT decides: elo0=E0,elo1=E1[,alpha=A,beta=B] (alpha and
+        /// beta 0.05 unless given).
+        #[arg(long)]
+        sprt: Option<String>,
+        /// Write the games as PDN to this file (checked writable before the games,
+        /// rewritten whole after each one).
+        #[arg(long)]
+        pdn: Option<std::path::PathBuf>,
+        /// Games played at once (each with its own two engine processes).
+        #[arg(long, default_value_t = 1)]
+        concurrency: usize,
+        /// Seconds a move may take beyond --time before it is forfeited.
+        #[arg(long, default_value_t = 1.0)]
+        grace: f64,
+        /// Seconds an engine has to answer uci and isready.
+        #[arg(long, default_value_t = 5.0)]
+        startup: f64,
+        /// Adjudicate a draw after this many plies after the opening.
+        #[arg(long, default_value_t = 1000)]
+        max_plies: u32,
+        /// Seed of random openings.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Check another program's move generator through the engine protocol: legal
+    /// moves and perft divides against ply's, walking down to the first position
+    /// that differs. Exit status 0: agree; 1: a difference; 2: bad input or a
+    /// protocol failure.
+    Verify {
+        /// The game spec.
+        game: String,
+        /// The program's command line, split as a shell splits words.
+        #[arg(allow_hyphen_values = true)]
+        command: String,
+        /// Perft depth at each position (0: the legal moves only).
+        #[arg(long, default_value_t = 3)]
+        depth: u32,
+        /// Random positions besides the start.
+        #[arg(long, default_value_t = 10)]
+        positions: u32,
+        /// Seed of the random positions.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Two AI configurations play each other with colours swapped; or, with
     /// --strategies (Halma), the round robin of evaluations of the C++ Halma README
     /// (docs/references.md).

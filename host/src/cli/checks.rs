@@ -76,7 +76,29 @@ pub(super) fn check_settings(command: &Command) -> Result<(), String> {
                 settings::checkpoint(path, *resume)?;
             }
         }
-        Command::Moves { .. } => {}
+        Command::Engine {
+            threads, hash_mb, ..
+        } => {
+            settings::threads(*threads, "--threads")?;
+            settings::hash_mb(*hash_mb, "--hash-mb")?;
+        }
+        Command::Match {
+            time,
+            grace,
+            startup,
+            concurrency,
+            pdn,
+            ..
+        } => {
+            settings::seconds(*time, "--time")?;
+            settings::seconds(*grace, "--grace")?;
+            settings::seconds(*startup, "--startup")?;
+            settings::threads(*concurrency, "--concurrency")?;
+            if let Some(path) = pdn {
+                settings::output_file(path, "--pdn")?;
+            }
+        }
+        Command::Moves { .. } | Command::Verify { .. } => {}
     }
     // Commands not yet dealt out to the ranks of an MPI run.
     match command {
@@ -91,6 +113,9 @@ pub(super) fn check_settings(command: &Command) -> Result<(), String> {
         }
         Command::Play { .. } => ply_host::distributed::one_process_only("play"),
         Command::Bench { .. } => ply_host::distributed::one_process_only("bench"),
+        Command::Engine { .. } => ply_host::distributed::one_process_only("engine"),
+        Command::Match { .. } => ply_host::distributed::one_process_only("match"),
+        Command::Verify { .. } => ply_host::distributed::one_process_only("verify"),
         Command::Perft { .. } | Command::Tournament { .. } => Ok(()),
     }
 }

@@ -7,4 +7,4 @@ mod checks;
 mod run;
 
 pub(crate) use args::Cli;
-pub(crate) use run::run;
+pub(crate) use run::{error_status, run};

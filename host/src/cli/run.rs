@@ -2,7 +2,9 @@
 //! to the game the spec names ([`with_game`]); long jobs get the fingerprint their
 //! checkpoint keeps ([`command_line`]).
 
-use ply_host::commands::{bench, moves, perft, play, search, solve, tournament};
+use ply_host::commands::{
+    bench, engine, moves, perft, play, r#match, search, solve, tournament, verify,
+};
 use ply_host::spec::with_game;
 
 use super::args::{Cli, Command, PositionArgs};
@@ -10,9 +12,92 @@ use super::checks::check_settings;
 
 const MAX_PERFT_DEPTH: u32 = 64;
 
-pub(crate) fn run(cli: Cli) -> Result<(), String> {
+/// Runs the command; `Ok` holds the exit status (0, or 1 when `ply verify` found a
+/// difference).
+pub(crate) fn run(cli: Cli) -> Result<u8, String> {
     check_settings(&cli.command)?;
+    if let Command::Verify {
+        game,
+        command,
+        depth,
+        positions,
+        seed,
+    } = cli.command
+    {
+        let verdict = with_game(
+            &game,
+            verify::Verify {
+                spec: game.clone(),
+                command,
+                depth,
+                positions,
+                seed,
+            },
+        )?;
+        return Ok(u8::from(verdict != verify::Verdict::Agree));
+    }
+    run_command(cli.command).map(|()| 0)
+}
+
+/// The exit status of an error of `cli`'s command: 2 for `ply verify` (its 1 means a
+/// difference found), 1 for the others.
+pub(crate) fn error_status(cli: &Cli) -> u8 {
     match cli.command {
+        Command::Verify { .. } => 2,
+        _ => 1,
+    }
+}
+
+fn run_command(command: Command) -> Result<(), String> {
+    match command {
+        Command::Verify { .. } => unreachable!("run handles verify"),
+        Command::Engine {
+            game,
+            eval,
+            threads,
+            hash_mb,
+        } => with_game(
+            &game,
+            engine::EngineCommand {
+                spec: game.clone(),
+                eval,
+                threads,
+                hash_mb,
+            },
+        ),
+        Command::Match {
+            game,
+            a,
+            b,
+            time,
+            games,
+            openings,
+            sprt,
+            pdn,
+            concurrency,
+            grace,
+            startup,
+            max_plies,
+            seed,
+        } => with_game(
+            &game,
+            r#match::Match {
+                spec: game.clone(),
+                a,
+                b,
+                time,
+                games,
+                openings,
+                sprt,
+                pdn,
+                concurrency,
+                grace,
+                startup,
+                max_plies,
+                seed,
+            },
+        )
+        .map(drop),
         Command::Perft {
             game,
             depth,

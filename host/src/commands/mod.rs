@@ -2,7 +2,9 @@
 //! [`crate::spec::with_game`].
 
 pub mod bench;
+pub mod engine;
 pub mod human;
+pub mod r#match;
 pub mod moves;
 pub mod perft;
 pub mod play;
@@ -10,6 +12,7 @@ pub mod player;
 pub mod search;
 pub mod solve;
 pub mod tournament;
+pub mod verify;
 
 /// Formats a count of seconds for humans (`0.123 s`).
 pub fn secs(s: f64) -> String {

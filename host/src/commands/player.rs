@@ -153,6 +153,17 @@ impl<G: HostGame> Ai<G> {
         &self.config
     }
 
+    /// Searches with `budget` from the next move on; the tables are kept.
+    pub fn set_budget(&mut self, budget: Budget) {
+        self.config.budget = budget;
+    }
+
+    /// Forgets what earlier searches stored: the next search starts with empty
+    /// tables, as a fresh player's would (`ply engine`'s `ucinewgame`).
+    pub fn clear_tables(&mut self) {
+        self.tables = Tables::new();
+    }
+
     /// Chooses a move in `game`, calling `progress` after each iteration (the
     /// engine-based strategies). The time budget counts from this call.
     pub fn choose(
@@ -172,7 +183,18 @@ impl<G: HostGame> Ai<G> {
         turn_start: Instant,
         progress: &mut dyn FnMut(&SearchReport<G::Move>),
     ) -> Result<SearchReport<G::Move>, String> {
-        let clock = WallClock::started_at(turn_start);
+        self.choose_on(game, WallClock::started_at(turn_start), progress)
+    }
+
+    /// Like [`Ai::choose`], on `clock`: the time budget counts from its start, and a
+    /// stop flag it carries ([`WallClock::with_stop`]) ends the search early with the
+    /// best move found so far (`ply engine`'s `stop`).
+    pub fn choose_on(
+        &mut self,
+        game: &G,
+        clock: WallClock,
+        progress: &mut dyn FnMut(&SearchReport<G::Move>),
+    ) -> Result<SearchReport<G::Move>, String> {
         let options = Options {
             threads: self.config.threads,
             parallel_depth: self.config.parallel_depth,
@@ -222,6 +244,29 @@ mod tests {
             fresh.choose(&start, &mut |_| {}).unwrap().nodes,
             first.nodes
         );
+    }
+
+    /// A stop flag on the clock ends a deep search at once, with a move (one thread
+    /// and several alike).
+    #[test]
+    fn a_stop_flag_ends_the_search_with_a_move() {
+        use ply_core::games::Draughts;
+        static STOP: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
+        let start = Draughts::start(Default::default());
+        for threads in [1, 2] {
+            let eval = Draughts::evaluator(None).unwrap();
+            let mut ai = Ai::new(AiConfig::<Draughts>::engine(
+                eval,
+                Budget::Depth(60),
+                threads,
+                1,
+            ));
+            let clock = crate::clock::WallClock::start().with_stop(&STOP);
+            let r = ai.choose_on(&start, clock, &mut |_| {}).unwrap();
+            assert!(r.aborted, "{threads} threads: not stopped");
+            assert!(r.depth <= 1, "{threads} threads: depth {}", r.depth);
+            assert!(r.best_move.is_some(), "{threads} threads: no move");
+        }
     }
 
     #[test]

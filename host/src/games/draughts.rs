@@ -4,7 +4,7 @@
 //! coordinates, `--unique` perft and the Calgary move notation.
 
 use ply_core::games::draughts::{square_at, Colour, Draughts, DraughtsEvaluation, Move, Variant};
-use ply_core::{Game, Player};
+use ply_core::{Game, Outcome, Player};
 
 use crate::games::HostGame;
 
@@ -75,6 +75,29 @@ impl HostGame for Draughts {
         out
     }
 
+    fn end_reason(&self) -> String {
+        match self.outcome() {
+            Outcome::Win(p) => format!("{} has no legal move", self.player_name(p.opponent())),
+            Outcome::Draw
+                if self.reversible_plies() >= 2 * u32::from(self.rules().move_limit()) =>
+            {
+                format!(
+                    "drawn: {} moves by each side without a man move or a capture",
+                    self.rules().move_limit()
+                )
+            }
+            Outcome::Draw => format!(
+                "drawn: the same position for the {} time",
+                match self.rules().repetition() {
+                    2 => "second".to_string(),
+                    3 => "third".to_string(),
+                    n => format!("{}th", n),
+                }
+            ),
+            Outcome::Ongoing => "the game goes on".into(),
+        }
+    }
+
     fn describe_move(&self, mv: Move) -> String {
         if self.rules().variant() == Variant::Calgary {
             format!(
@@ -128,6 +151,35 @@ mod tests {
         let c = Draughts::start(Rules::calgary());
         assert_eq!(c.player_name(Player::First), "Red");
         assert_eq!(c.player_name(Player::Second), "Black");
+    }
+
+    #[test]
+    fn end_reasons_name_the_rule() {
+        let blocked = Draughts::parse_position(Rules::english(), "W:W29:B25,22").unwrap();
+        assert!(blocked.outcome().is_over());
+        assert_eq!(blocked.end_reason(), "White has no legal move");
+        // Kings stepping back and forth: the start position a third time.
+        let mut g = Draughts::parse_position(Rules::english(), "B:WK29:BK4").unwrap();
+        for m in [
+            "4-8", "29-25", "8-4", "25-29", "4-8", "29-25", "8-4", "25-29",
+        ] {
+            g = crate::position::play_text(&g, m).unwrap();
+        }
+        assert_eq!(g.outcome(), Outcome::Draw);
+        assert_eq!(
+            g.end_reason(),
+            "drawn: the same position for the third time"
+        );
+        // A move limit of one move a side: two king steps.
+        let rules = Rules::english().with_move_limit(1).unwrap();
+        let mut g = Draughts::parse_position(rules, "B:WK29:BK4").unwrap();
+        for m in ["4-8", "29-25"] {
+            g = crate::position::play_text(&g, m).unwrap();
+        }
+        assert_eq!(
+            g.end_reason(),
+            "drawn: 1 moves by each side without a man move or a capture"
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use ply_core::perft::PerftKey;
 use ply_core::search::Evaluator;
-use ply_core::{Game, Player};
+use ply_core::{Game, Outcome, Player};
 
 pub mod draughts;
 pub mod halma;
@@ -82,6 +82,16 @@ pub trait HostGame: Game<Move: Send + Sync> + PerftKey + Send + Sync + 'static {
         match player {
             Player::First => "first",
             Player::Second => "second",
+        }
+    }
+
+    /// Why the game is over in this position, for a match's report: the default
+    /// names the winner, or says the rules drew it.
+    fn end_reason(&self) -> String {
+        match self.outcome() {
+            Outcome::Win(p) => format!("{} wins", self.player_name(p)),
+            Outcome::Draw => "drawn by the rules".into(),
+            Outcome::Ongoing => "the game goes on".into(),
         }
     }
 

@@ -12,8 +12,10 @@ mod fuzz;
 mod halma;
 mod hardening;
 mod kalah;
+mod matches;
 mod parallel;
 mod perft_table;
+mod protocol;
 use common::{ply, ply_stdin, stderr, stdout};
 use std::process::{Command, Stdio};
 
