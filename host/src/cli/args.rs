@@ -230,6 +230,12 @@ pub(crate) enum Command {
         /// Transposition table size in MiB (1 to 65536, within the free memory).
         #[arg(long, default_value_t = 16)]
         hash_mb: usize,
+        /// The engine's search switches over the game's defaults, comma-separated:
+        /// lmr=on|off (late move reductions), extend=on|off (a forced move costs no
+        /// ply), aspiration=N (the root window's half-width, 0: none); `setoption
+        /// name lmr value on` and so on change them.
+        #[arg(long, default_value = "")]
+        search: String,
     },
     /// Two engine programs play each other, refereed by ply (docs/match.md).
     Match {

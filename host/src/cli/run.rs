@@ -56,6 +56,7 @@ fn run_command(command: Command) -> Result<(), String> {
             eval,
             threads,
             hash_mb,
+            search,
         } => with_game(
             &game,
             engine::EngineCommand {
@@ -63,6 +64,7 @@ fn run_command(command: Command) -> Result<(), String> {
                 eval,
                 threads,
                 hash_mb,
+                switches: ply_host::parallel::Switches::parse(&search)?,
             },
         ),
         Command::Match {

@@ -1,4 +1,5 @@
-//! `ply engine GAME [--eval NAME] [--threads N] [--hash-mb M]`: the engine's end of
+//! `ply engine GAME [--eval NAME] [--threads N] [--hash-mb M] [--search SWITCHES]`: the
+//! engine's end of
 //! the protocol of docs/protocol.md, on standard input and output, for any game ply
 //! has.
 //!
@@ -43,6 +44,9 @@ pub struct EngineCommand {
     pub threads: usize,
     /// Transposition table in MiB.
     pub hash_mb: usize,
+    /// The engine's search switches over the game's (`--search`, `setoption name lmr`
+    /// …).
+    pub switches: crate::parallel::Switches,
 }
 
 impl GameCommand for EngineCommand {
@@ -178,12 +182,14 @@ impl<G: HostGame> Session<G> {
     }
 
     fn player(cmd: &EngineCommand) -> Result<Ai<G>, String> {
-        Ok(Ai::new(AiConfig::<G>::engine(
+        let mut config = AiConfig::<G>::engine(
             G::evaluator(cmd.eval.as_deref())?,
             Budget::Depth(1),
             cmd.threads,
             cmd.hash_mb,
-        )))
+        );
+        config.switches = cmd.switches;
+        Ok(Ai::new(config))
     }
 
     /// Writes `line` and flushes.
@@ -272,11 +278,18 @@ impl<G: HostGame> Session<G> {
             "eval" => {
                 cmd.eval = Some(value.clone());
             }
-            _ => {
-                return Err(format!(
-                    "unknown option {}: expected Hash, Threads or Eval",
-                    quote(&name)
-                ))
+            other => {
+                if !cmd
+                    .switches
+                    .set(other, &value.to_ascii_lowercase())
+                    .map_err(|e| format!("setoption {e}"))?
+                {
+                    return Err(format!(
+                        "unknown option {}: expected Hash, Threads, Eval, LMR, Extend or \
+                         Aspiration",
+                        quote(&name)
+                    ));
+                }
             }
         }
         self.ai = Self::player(&cmd)?;
@@ -308,7 +321,13 @@ impl<G: HostGame> Session<G> {
                 left_ms,
                 inc_ms,
                 moves_to_go,
-            } => Budget::Time(clock_allocation(left_ms, inc_ms, moves_to_go) as f64 / 1000.0),
+            } => {
+                let (soft, hard) = clock_allocation(left_ms, inc_ms, moves_to_go);
+                Budget::Clock {
+                    soft: soft as f64 / 1000.0,
+                    hard: hard as f64 / 1000.0,
+                }
+            }
         };
         if self.game.outcome().is_over() {
             return self.say("bestmove none");

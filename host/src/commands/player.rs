@@ -21,6 +21,15 @@ pub enum Budget {
     Time(f64),
     /// Nodes per move (iterative deepening).
     Nodes(u64),
+    /// A game clock's share for this move, in seconds: no new iteration after `soft`
+    /// while the best move is stable, never past `hard`
+    /// ([`Limits::clock_ms`]).
+    Clock {
+        /// The soft limit.
+        soft: f64,
+        /// The hard limit.
+        hard: f64,
+    },
 }
 
 impl Budget {
@@ -79,6 +88,11 @@ impl Budget {
                 Limits::time_ms(ms.saturating_sub(Budget::reserve_ms(ms)).max(1))
             }
             Budget::Nodes(n) => Limits::nodes(n),
+            Budget::Clock { soft, hard } => {
+                let hard_ms = (hard * 1000.0) as u64;
+                let hard_ms = hard_ms.saturating_sub(Budget::reserve_ms(hard_ms)).max(1);
+                Limits::clock_ms(((soft * 1000.0) as u64).clamp(1, hard_ms), hard_ms)
+            }
         }
     }
 }
@@ -276,5 +290,17 @@ mod tests {
         assert_eq!(Budget::Time(0.05).limits().time_ms, Some(40));
         assert_eq!(Budget::Time(0.01).limits().time_ms, Some(5));
         assert_eq!(Budget::Time(0.001).limits().time_ms, Some(1));
+        let clock = Budget::Clock {
+            soft: 2.0,
+            hard: 6.0,
+        }
+        .limits();
+        assert_eq!((clock.soft_ms, clock.time_ms), (Some(2000), Some(5880)));
+        let tight = Budget::Clock {
+            soft: 0.05,
+            hard: 0.05,
+        }
+        .limits();
+        assert_eq!((tight.soft_ms, tight.time_ms), (Some(40), Some(40)));
     }
 }

@@ -212,6 +212,62 @@ impl Switches {
         }
     }
 
+    /// The names [`Switches::set`] takes.
+    pub const NAMES: &'static str = "lmr, extend, aspiration";
+
+    /// Sets the switch `key` (`lmr=on|off`, `extend=on|off`, `aspiration=N` with
+    /// `N` from 0, off, to 100000) from its text; `Ok(false)` if `key` names no switch.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<bool, String> {
+        let on_off = || match value {
+            "on" => Ok(true),
+            "off" => Ok(false),
+            _ => Err(format!(
+                "{key}={}: expected on or off",
+                crate::quote::quote(value)
+            )),
+        };
+        match key {
+            "lmr" => self.lmr = Some(on_off()?),
+            "extend" => self.single_reply_extension = Some(on_off()?),
+            "aspiration" => {
+                let d = value
+                    .parse::<i32>()
+                    .ok()
+                    .filter(|d| (0..=100_000).contains(d))
+                    .ok_or_else(|| {
+                        format!(
+                            "aspiration={}: expected 0 (off) to 100000",
+                            crate::quote::quote(value)
+                        )
+                    })?;
+                self.aspiration = Some(d);
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// Switches from a comma-separated list of `key=value` items ([`Switches::set`]).
+    pub fn parse(list: &str) -> Result<Switches, String> {
+        let mut s = Switches::default();
+        for item in list.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+            let (k, v) = item.split_once('=').ok_or_else(|| {
+                format!(
+                    "search switch {}: expected key=value",
+                    crate::quote::quote(item)
+                )
+            })?;
+            if !s.set(k, v)? {
+                return Err(format!(
+                    "unknown search switch {}: expected {}",
+                    crate::quote::quote(k),
+                    Switches::NAMES
+                ));
+            }
+        }
+        Ok(s)
+    }
+
     /// These switches, then `over`'s where it sets them.
     pub fn overlaid(&self, over: &Switches) -> Switches {
         Switches {

@@ -268,14 +268,17 @@ impl Go {
     }
 }
 
-/// The milliseconds `go clock` gives one move: the time left shared out over the
-/// moves to go (30 when the clock has no time control ahead), plus 80% of the
-/// increment, at most a third of the time left and at least 1 ms. A first, simple
-/// allocation (docs/protocol.md); the engine's own time management will refine it.
-pub fn clock_allocation(left_ms: u64, inc_ms: u64, moves_to_go: Option<u32>) -> u64 {
+/// The milliseconds `go clock` gives one move, as the soft and the hard limit of
+/// [`Limits::clock_ms`](ply_core::search::Limits::clock_ms): the soft one is the time
+/// left shared out over the moves to go (30 when the clock has no time control
+/// ahead) plus 80% of the increment, at most a third of the time left; the hard one
+/// three times that, at most a third of the time left. Both at least 1 ms.
+pub fn clock_allocation(left_ms: u64, inc_ms: u64, moves_to_go: Option<u32>) -> (u64, u64) {
     let share = left_ms / u64::from(moves_to_go.unwrap_or(30).max(1));
     let with_inc = share.saturating_add(inc_ms / 5 * 4 + inc_ms % 5 * 4 / 5);
-    with_inc.min(left_ms / 3).max(1)
+    let cap = left_ms / 3;
+    let soft = with_inc.min(cap).max(1);
+    (soft, soft.saturating_mul(3).min(cap).max(soft))
 }
 
 /// `setoption name NAME value VALUE`: the name and the value (which may hold spaces).
@@ -360,13 +363,13 @@ mod tests {
 
     #[test]
     fn a_clock_is_shared_out_over_the_moves_to_go() {
-        // 60 s, no increment, no control ahead: a thirtieth.
-        assert_eq!(clock_allocation(60_000, 0, None), 2_000);
-        // Ten moves to go, 1 s increment: 6 s + 0.8 s.
-        assert_eq!(clock_allocation(60_000, 1_000, Some(10)), 6_800);
+        // 60 s, no increment, no control ahead: a thirtieth, three times that at most.
+        assert_eq!(clock_allocation(60_000, 0, None), (2_000, 6_000));
+        // Ten moves to go, 1 s increment: 6 s + 0.8 s; the hard limit a third.
+        assert_eq!(clock_allocation(60_000, 1_000, Some(10)), (6_800, 20_000));
         // One move to go: never more than a third of what is left.
-        assert_eq!(clock_allocation(60_000, 0, Some(1)), 20_000);
-        assert_eq!(clock_allocation(1, 0, None), 1);
+        assert_eq!(clock_allocation(60_000, 0, Some(1)), (20_000, 20_000));
+        assert_eq!(clock_allocation(1, 0, None), (1, 1));
     }
 
     #[test]

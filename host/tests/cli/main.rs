@@ -245,6 +245,28 @@ fn bad_input_gives_one_line_and_a_failing_status() {
             ],
             "unknown config key",
         ),
+        (
+            &[
+                "tournament",
+                "checkers",
+                "--a",
+                "depth=2,lmr=sometimes",
+                "--b",
+                "depth=1",
+            ],
+            "lmr='sometimes': expected on or off in config",
+        ),
+        (
+            &[
+                "tournament",
+                "checkers",
+                "--a",
+                "depth=2,aspiration=-5",
+                "--b",
+                "depth=1",
+            ],
+            "aspiration='-5': expected 0 (off) to 100000",
+        ),
         (&["perft", "tictactoe", "2", "--frobnicate"], "--frobnicate"),
         (&["frobnicate"], "frobnicate"),
     ];

@@ -134,6 +134,14 @@ fn unsupported_games_and_bad_settings_are_refused() {
             &["engine", "tictactoe", "--hash-mb", "0"][..],
             "--hash-mb 0",
         ),
+        (
+            &["engine", "checkers", "--search", "lmr=maybe"][..],
+            "lmr='maybe': expected on or off",
+        ),
+        (
+            &["engine", "checkers", "--search", "nope=1"][..],
+            "unknown search switch 'nope'",
+        ),
     ] {
         let o = ply_stdin(args, "uci\n");
         assert!(!o.status.success());
@@ -145,6 +153,49 @@ fn unsupported_games_and_bad_settings_are_refused() {
         assert_eq!(stderr(&o).lines().count(), 1);
         assert!(stderr(&o).contains(needle), "{}", stderr(&o));
     }
+}
+
+/// The nodes of the last `info` line of a session.
+fn last_nodes(out: &str) -> u64 {
+    let info = out.lines().rfind(|l| l.starts_with("info")).unwrap();
+    let words: Vec<&str> = info.split_whitespace().collect();
+    let at = words.iter().position(|&w| w == "nodes").unwrap();
+    words[at + 1].parse().unwrap()
+}
+
+#[test]
+fn search_switches_change_the_search_from_the_command_line_or_setoption() {
+    let go = "position startpos moves 11-15 23-19 8-11\ngo depth 9\n";
+    let plain = ply_stdin(&["engine", "checkers"], go);
+    let flag = ply_stdin(&["engine", "checkers", "--search", "lmr=on"], go);
+    let option = ply_stdin(
+        &["engine", "checkers"],
+        format!("setoption name LMR value on\n{go}"),
+    );
+    let back = ply_stdin(
+        &["engine", "checkers", "--search", "lmr=on"],
+        format!("setoption name lmr value off\n{go}"),
+    );
+    let (p, f, o, b) = (
+        last_nodes(&stdout(&plain)),
+        last_nodes(&stdout(&flag)),
+        last_nodes(&stdout(&option)),
+        last_nodes(&stdout(&back)),
+    );
+    // Reductions search fewer nodes to the same depth; the flag and the option are
+    // the same switch, and the option turns it off again.
+    assert!(f < p, "lmr=on {f} nodes, off {p}");
+    assert_eq!(f, o);
+    assert_eq!(b, p);
+    let bad = ply_stdin(
+        &["engine", "checkers"],
+        "setoption name Aspiration value -1\n",
+    );
+    assert!(
+        stdout(&bad).starts_with("error setoption aspiration='-1'"),
+        "{}",
+        stdout(&bad)
+    );
 }
 
 #[test]

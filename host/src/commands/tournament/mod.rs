@@ -116,17 +116,10 @@ pub fn parse_config<G: HostGame>(text: &str, threads: usize) -> Result<AiConfig<
                 threads = v.parse::<usize>().map_err(|_| num("threads"))?;
                 crate::settings::threads(threads, "threads=")?;
             }
-            "lmr" => switches.lmr = Some(on_off(v, k, text)?),
-            "extend" => switches.single_reply_extension = Some(on_off(v, k, text)?),
-            "aspiration" => {
-                let d = v.parse::<i32>().map_err(|_| num("aspiration"))?;
-                if !(0..=100_000).contains(&d) {
-                    return Err(format!(
-                        "aspiration={d} in config {}: expected 0 (off) to 100000",
-                        quote(text)
-                    ));
-                }
-                switches.aspiration = Some(d);
+            "lmr" | "extend" | "aspiration" => {
+                switches
+                    .set(k, v)
+                    .map_err(|e| format!("{} in config {}", e, quote(text)))?;
             }
             other => {
                 return Err(format!(
@@ -156,19 +149,6 @@ pub fn parse_config<G: HostGame>(text: &str, threads: usize) -> Result<AiConfig<
         parallel_depth: None,
         switches,
     })
-}
-
-/// `on` or `off` for the switch `key` of config `text`.
-fn on_off(v: &str, key: &str, text: &str) -> Result<bool, String> {
-    match v {
-        "on" => Ok(true),
-        "off" => Ok(false),
-        _ => Err(format!(
-            "{key}={} in config {}: expected on or off",
-            crate::quote::quote(v),
-            crate::quote::quote(text)
-        )),
-    }
 }
 
 /// An opening: `plies` pseudo-random legal moves from the start, stopping early if the
