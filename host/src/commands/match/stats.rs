@@ -78,8 +78,9 @@ impl Estimate {
             score: mean,
             margin,
             elo: elo(mean),
-            elo_low: elo(mean - margin),
-            elo_high: elo(mean + margin),
+            // A score interval reaching past 0 or 1 has an infinite Elo end.
+            elo_low: elo((mean - margin).max(0.0)),
+            elo_high: elo((mean + margin).min(1.0)),
         })
     }
 
@@ -428,6 +429,17 @@ mod tests {
                 "{bad}"
             );
         }
+    }
+
+    #[test]
+    fn an_interval_past_the_ends_has_infinite_elo_ends() {
+        // 1 win, 1 draw, 2 losses: the score's interval reaches below 0.
+        let e = Estimate::from_counts(&[2, 1, 1], &[0.0, 0.5, 1.0]).unwrap();
+        assert!(e.score - e.margin < 0.0);
+        assert_eq!(e.elo_low, f64::NEG_INFINITY);
+        assert!(e.elo_high.is_finite());
+        let all = Estimate::from_counts(&[0, 0, 3], &[0.0, 0.5, 1.0]).unwrap();
+        assert_eq!(all.elo, f64::INFINITY);
     }
 
     #[test]
