@@ -28,7 +28,7 @@ impl HostGame for Draughts {
         &["standard", "learned", "material"]
     }
 
-    /// Late move reductions: +52 Elo (+17 to +90) in 200 games at 0.1 s a move
+    /// Late move reductions: +53 Elo (+17 to +89) in 200 games at 0.1 s a move
     /// (docs/log/2026-11-29-strength.md).
     fn engine_switches() -> crate::parallel::Switches {
         crate::parallel::Switches {
