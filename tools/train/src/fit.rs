@@ -5,7 +5,8 @@
 //! game's result.
 
 use ply_core::games::draughts::learned::{
-    for_each_feature, opening_share, FEATURES, FULL_BOARD, KING_SQUARES, SCALE, WEIGHT_BYTES,
+    for_each_feature, opening_share, read_weight, write_weight, FEATURES, FULL_BOARD, KING_SQUARES,
+    SCALE, WEIGHT_BYTES,
 };
 use ply_core::playout::SplitMix64;
 use ply_core::zobrist::mix64;
@@ -35,24 +36,32 @@ pub type Params = Vec<f64>;
 
 /// Weights from a weight file.
 pub fn params_of(bytes: &[u8]) -> Result<Params, String> {
-    if bytes.len() != WEIGHT_BYTES {
-        return Err(format!(
+    let bytes: &[u8; WEIGHT_BYTES] = bytes.try_into().map_err(|_| {
+        format!(
             "a weight file has {} bytes, this one {}",
             WEIGHT_BYTES,
             bytes.len()
-        ));
-    }
-    Ok(bytes
-        .chunks_exact(2)
-        .map(|b| f64::from(i16::from_le_bytes([b[0], b[1]])))
+        )
+    })?;
+    Ok((0..2)
+        .flat_map(|stage| (0..FEATURES).map(move |i| f64::from(read_weight(bytes, stage, i))))
         .collect())
 }
 
-/// A weight file of `p`, each weight rounded and kept within `i16`.
-pub fn bytes_of(p: &Params) -> Vec<u8> {
-    p.iter()
-        .flat_map(|&w| (w.round().clamp(-32767.0, 32767.0) as i16).to_le_bytes())
-        .collect()
+/// A weight file of `p`, each weight rounded and kept within what the file holds
+/// for it; also how many weights had to be clamped.
+pub fn bytes_of(p: &Params) -> (Vec<u8>, usize) {
+    let mut bytes = [0u8; WEIGHT_BYTES];
+    let mut clamped = 0;
+    for stage in 0..2 {
+        for i in 0..FEATURES {
+            let v = p[stage * FEATURES + i].round().clamp(-1e9, 1e9) as i32;
+            if write_weight(&mut bytes, stage, i, v) != v {
+                clamped += 1;
+            }
+        }
+    }
+    (bytes.to_vec(), clamped)
 }
 
 /// A position's features and stage, read once.
@@ -224,7 +233,8 @@ mod tests {
         let first = report.epochs.first().unwrap().0;
         let last = report.epochs.last().unwrap().0;
         assert!(last < first, "training loss {first} -> {last}");
-        let bytes = bytes_of(&p);
+        let (bytes, clamped) = bytes_of(&p);
+        assert_eq!(clamped, 0);
         assert_eq!(bytes.len(), WEIGHT_BYTES);
         assert_eq!(params_of(&bytes).unwrap().len(), p.len());
         let e = LearnedEval::from_bytes(&bytes).unwrap();

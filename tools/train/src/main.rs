@@ -166,8 +166,12 @@ fn run(cli: Cli) -> Result<(), String> {
                 report.start,
                 report.epochs.last().map_or(report.start, |e| e.1)
             );
+            let (bytes, clamped) = fit::bytes_of(&p);
+            if clamped > 0 {
+                println!("{clamped} weights were clamped to what the file holds for them");
+            }
             let tmp = out.with_extension("tmp");
-            std::fs::write(&tmp, fit::bytes_of(&p))
+            std::fs::write(&tmp, bytes)
                 .and_then(|()| std::fs::rename(&tmp, &out))
                 .map_err(|e| {
                     let _ = std::fs::remove_file(&tmp);

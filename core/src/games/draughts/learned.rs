@@ -21,11 +21,15 @@
 //! with 24 pieces on the board, the ending one with none, linear in between.
 //!
 //! # Weights
-//! [`FEATURES`] opening weights, then [`FEATURES`] ending weights, each an `i16`
-//! little-endian, in hundredths of a man (roughly: the fit fixes the scale so that a
-//! value `v` means a White score of `1 / (1 + e^(-v / SCALE))` with [`SCALE`]).
-//! The weights ply ships are in `weights.bin` beside this file ([`LearnedEval::SHIPPED`]);
-//! another set can be used from memory ([`LearnedEval::from_bytes`]).
+//! Each feature has an opening and an ending weight, in hundredths of a man (the fit
+//! fixes the scale: a value `v` for White predicts White's score
+//! `1 / (1 + e^(-v / SCALE))` with [`SCALE`], which puts a man near 100). The weight
+//! file ([`WEIGHT_BYTES`]) holds the pattern weights as `i8` (opening ones, then
+//! ending ones: 115 KiB, which a 256 KiB microcontroller's flash holds) and the other
+//! weights as `i16` little-endian (opening ones, then ending ones);
+//! [`read_weight`] and [`write_weight`] are its one reader and writer. The weights ply
+//! ships are in `weights.bin` beside this file ([`LearnedEval::SHIPPED`]); another set
+//! can be used from memory ([`LearnedEval::from_bytes`]).
 
 use super::{Colour, Draughts};
 use crate::game::Player;
@@ -47,16 +51,60 @@ pub const MOBILITY: usize = KING + 1;
 pub const TEMPO: usize = MOBILITY + 1;
 /// Features: the weights of one stage.
 pub const FEATURES: usize = TEMPO + 1;
-/// Bytes of a weight file: two stages of [`FEATURES`] `i16`s.
-pub const WEIGHT_BYTES: usize = 2 * FEATURES * 2;
+/// The pattern features (stored as `i8`): the first [`KING_SQUARES`].
+pub const PATTERN_FEATURES: usize = KING_SQUARES;
+/// Bytes of a weight file: two stages of [`PATTERN_FEATURES`] `i8`s, then two stages
+/// of the other features as `i16`s.
+pub const WEIGHT_BYTES: usize = 2 * PATTERN_FEATURES + 2 * 2 * (FEATURES - PATTERN_FEATURES);
 /// The pieces at which the opening weights apply in full.
 pub const FULL_BOARD: i32 = 24;
 /// The logistic scale of the fit: a value `v` (White's) predicts White's score
 /// `1 / (1 + e^(-v / SCALE))`.
-pub const SCALE: f64 = 160.0;
+pub const SCALE: f64 = 50.0;
 
 /// The weights ply ships.
 static SHIPPED: &[u8; WEIGHT_BYTES] = include_bytes!("weights.bin");
+
+/// Where weight `i` of `stage` (0: opening, 1: ending) is in a weight file, and
+/// whether it is an `i16` (else an `i8`).
+#[inline(always)]
+const fn place(stage: usize, i: usize) -> (usize, bool) {
+    if i < PATTERN_FEATURES {
+        (stage * PATTERN_FEATURES + i, false)
+    } else {
+        let small = FEATURES - PATTERN_FEATURES;
+        (
+            2 * PATTERN_FEATURES + 2 * (stage * small + (i - PATTERN_FEATURES)),
+            true,
+        )
+    }
+}
+
+/// Weight `i` of `stage` (0: opening, 1: ending) in the weight file `bytes`.
+#[inline(always)]
+pub fn read_weight(bytes: &[u8; WEIGHT_BYTES], stage: usize, i: usize) -> i32 {
+    let (at, wide) = place(stage, i);
+    match (wide, bytes.get(at..at + 2)) {
+        (true, Some(b)) => i32::from(i16::from_le_bytes([b[0], b[1]])),
+        (false, _) => bytes.get(at).map_or(0, |&b| i32::from(b as i8)),
+        (true, None) => 0,
+    }
+}
+
+/// Writes weight `i` of `stage` into the weight file `bytes`, kept within what its
+/// place holds (`i8` for a pattern, `i16` otherwise); returns the value written.
+pub fn write_weight(bytes: &mut [u8; WEIGHT_BYTES], stage: usize, i: usize, value: i32) -> i32 {
+    let (at, wide) = place(stage, i);
+    if wide {
+        let v = value.clamp(-i32::from(i16::MAX), i32::from(i16::MAX)) as i16;
+        bytes[at..at + 2].copy_from_slice(&v.to_le_bytes());
+        i32::from(v)
+    } else {
+        let v = value.clamp(-i32::from(i8::MAX), i32::from(i8::MAX)) as i8;
+        bytes[at] = v as u8;
+        i32::from(v)
+    }
+}
 
 /// The bytes of the weights ply ships (`weights.bin`).
 pub fn shipped_bytes() -> &'static [u8] {
@@ -187,11 +235,7 @@ impl<'w> LearnedEval<'w> {
     /// Weight `i` of the opening (`stage` 0) or the ending (`stage` 1).
     #[inline(always)]
     fn weight(&self, stage: usize, i: usize) -> i32 {
-        let at = 2 * (stage * FEATURES + i);
-        match self.weights.get(at..at + 2) {
-            Some(b) => i32::from(i16::from_le_bytes([b[0], b[1]])),
-            None => 0,
-        }
+        read_weight(self.weights, stage, i)
     }
 
     /// The value for White minus the value for Black.
@@ -227,6 +271,28 @@ mod tests {
 
     fn pos(fen: &str) -> Draughts {
         Draughts::parse_position(Rules::english(), fen).unwrap()
+    }
+
+    #[test]
+    fn every_weight_has_a_place_of_its_own() {
+        let mut bytes = [0u8; WEIGHT_BYTES];
+        for stage in 0..2 {
+            for i in 0..FEATURES {
+                let v = (i as i32 * 7 + stage as i32 * 3) % 200 - 100;
+                assert_eq!(write_weight(&mut bytes, stage, i, v), v);
+            }
+        }
+        for stage in 0..2 {
+            for i in 0..FEATURES {
+                let v = (i as i32 * 7 + stage as i32 * 3) % 200 - 100;
+                assert_eq!(read_weight(&bytes, stage, i), v, "{} {}", stage, i);
+            }
+        }
+        // Patterns hold an i8, the rest an i16.
+        assert_eq!(write_weight(&mut bytes, 1, 5, 300), 127);
+        assert_eq!(write_weight(&mut bytes, 0, 4, -300), -127);
+        assert_eq!(write_weight(&mut bytes, 1, MAN, 40_000), 32767);
+        assert_eq!(read_weight(&bytes, 1, MAN), 32767);
     }
 
     #[test]
@@ -276,9 +342,8 @@ mod tests {
         let mut bytes = [0u8; WEIGHT_BYTES];
         assert!(LearnedEval::from_bytes(&bytes[1..]).is_none());
         // Only the man weight, 100 in the opening and 200 in the ending.
-        bytes[2 * MAN..2 * MAN + 2].copy_from_slice(&100i16.to_le_bytes());
-        let end = 2 * (FEATURES + MAN);
-        bytes[end..end + 2].copy_from_slice(&200i16.to_le_bytes());
+        assert_eq!(write_weight(&mut bytes, 0, MAN, 100), 100);
+        assert_eq!(write_weight(&mut bytes, 1, MAN, 200), 200);
         let e = LearnedEval::from_bytes(&bytes).unwrap();
         // 23 pieces: the opening weight 23/24, the ending one 1/24.
         assert_eq!(
