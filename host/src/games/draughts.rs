@@ -14,18 +14,18 @@ impl HostGame for Draughts {
 
     fn evaluator(name: Option<&str>) -> Result<DraughtsEvaluation, String> {
         match name {
-            None | Some("standard") => Ok(DraughtsEvaluation::STANDARD),
-            Some("learned") => Ok(DraughtsEvaluation::LEARNED),
+            None | Some("learned") => Ok(DraughtsEvaluation::LEARNED),
+            Some("standard") => Ok(DraughtsEvaluation::STANDARD),
             Some("material") => Ok(DraughtsEvaluation::MATERIAL),
             Some(other) => Err(format!(
-                "unknown evaluation {} for checkers: expected standard, learned or material",
+                "unknown evaluation {} for checkers: expected learned, standard or material",
                 crate::quote::quote(other)
             )),
         }
     }
 
     fn evaluator_names() -> &'static [&'static str] {
-        &["standard", "learned", "material"]
+        &["learned", "standard", "material"]
     }
 
     /// Late move reductions: +53 Elo (+17 to +89) in 200 games at 0.1 s a move

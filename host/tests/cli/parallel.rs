@@ -242,7 +242,7 @@ fn the_engine_runs_on_several_threads_under_every_budget() {
 const NAMED: [(&str, &[&str]); 5] = [
     ("tictactoe", &["lines", "zero"]),
     ("kalah", &["ply", "store"]),
-    ("checkers", &["standard", "material"]),
+    ("checkers", &["learned", "standard", "material"]),
     (
         "halma:8",
         &[

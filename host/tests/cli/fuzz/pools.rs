@@ -82,13 +82,13 @@ pub(super) const PROFILES: &[Profile] = &[
     },
     Profile {
         spec: "checkers",
-        evals: &["standard", "material"],
+        evals: &["learned", "standard", "material"],
         positions: &["B:W21,22:B1,2", "W:W18:B14"],
         moves: &["9-13", "10-14"],
     },
     Profile {
         spec: "checkers:calgary",
-        evals: &["standard", "material"],
+        evals: &["learned", "standard", "material"],
         positions: &["W:W18:B14", "B:W21,22:B1,2"],
         moves: &["22-17", "23-18"],
     },
