@@ -15,7 +15,11 @@
 //! * **king squares**: a weight per square a king stands on;
 //! * **material**: men and kings;
 //! * **mobility**: the simple moves each side has;
-//! * **the move**: a weight for having the move (White to move: +1, Black: −1).
+//! * **the move**: a weight for having the move (White to move: +1, Black: −1);
+//! * **runaways**: men that no opponent piece can stop from crowning (none in the
+//!   cone ahead of them), by the rows they still have to go;
+//! * **trading down**: the material lead times the pieces gone from the board;
+//! * **advancement**: the rows the men have advanced.
 //!
 //! A feature's value is its count times a blend of its two weights: the opening one
 //! with 24 pieces on the board, the ending one with none, linear in between.
@@ -49,8 +53,17 @@ pub const KING: usize = MAN + 1;
 pub const MOBILITY: usize = KING + 1;
 /// Index of the weight for having the move.
 pub const TEMPO: usize = MOBILITY + 1;
+/// First index of the runaway weights: a man whose way to the crown no opponent
+/// piece can reach in time (none stands in the cone ahead of it), by the rows it
+/// still has to go, 1 to 7.
+pub const RUNAWAY: usize = TEMPO + 1;
+/// Index of the trade weight: the material lead (men and kings) times the pieces
+/// gone from the board, over 8 (a lead counts more as the board empties).
+pub const TRADE: usize = RUNAWAY + 7;
+/// Index of the advancement weight: the rows the men have advanced, summed.
+pub const ADVANCE: usize = TRADE + 1;
 /// Features: the weights of one stage.
-pub const FEATURES: usize = TEMPO + 1;
+pub const FEATURES: usize = ADVANCE + 1;
 /// The pattern features (stored as `i8`): the first [`KING_SQUARES`].
 pub const PATTERN_FEATURES: usize = KING_SQUARES;
 /// Bytes of a weight file: two stages of [`PATTERN_FEATURES`] `i8`s, then two stages
@@ -109,6 +122,30 @@ pub fn write_weight(bytes: &mut [u8; WEIGHT_BYTES], stage: usize, i: usize, valu
 /// The bytes of the weights ply ships (`weights.bin`).
 pub fn shipped_bytes() -> &'static [u8] {
     SHIPPED
+}
+
+/// `CONE[s]`: the squares ahead of a White man on square `s` (towards row 0) from
+/// which a piece could reach its way to the crown in time: rows `y' < y` within
+/// `y - y'` columns of it.
+static CONE: [u32; 32] = cones();
+
+const fn cones() -> [u32; 32] {
+    let mut out = [0u32; 32];
+    let mut s = 0;
+    while s < 32 {
+        let (x, y) = (super::square_x(s as u8) as i32, super::square_y(s as u8) as i32);
+        let mut t = 0;
+        while t < 32 {
+            let (tx, ty) = (super::square_x(t as u8) as i32, super::square_y(t as u8) as i32);
+            let dx = if tx > x { tx - x } else { x - tx };
+            if ty < y && dx <= y - ty {
+                out[s] |= 1 << t;
+            }
+            t += 1;
+        }
+        s += 1;
+    }
+    out
 }
 
 /// The first square's bit shift of each window: 4 × first row + first column pair.
@@ -176,6 +213,25 @@ pub fn for_each_feature(g: &Draughts, mut f: impl FnMut(usize, i32)) {
         f(KING_SQUARES + k.trailing_zeros() as usize, -1);
         k &= k - 1;
     }
+    // Runaways and advancement, White's on the board as it is and Black's on the
+    // board turned (where Black's men move up as White's do).
+    let white_r = white.reverse_bits();
+    for (men, opponents, sign) in [(wm, black, 1), (bm_r, white_r, -1)] {
+        let mut m = men;
+        let mut advance = 0;
+        while m != 0 {
+            let sq = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let rows = sq / 4;
+            advance += 7 - rows as i32;
+            if rows >= 1 && CONE[sq] & opponents == 0 {
+                f(RUNAWAY + rows - 1, sign);
+            }
+        }
+        if advance != 0 {
+            f(ADVANCE, sign * advance);
+        }
+    }
     let men = wm.count_ones() as i32 - bm.count_ones() as i32;
     if men != 0 {
         f(MAN, men);
@@ -183,6 +239,12 @@ pub fn for_each_feature(g: &Draughts, mut f: impl FnMut(usize, i32)) {
     let kings = (white & kings).count_ones() as i32 - (black & kings).count_ones() as i32;
     if kings != 0 {
         f(KING, kings);
+    }
+    let lead = men + kings;
+    let pieces = (white | black).count_ones() as i32;
+    let trade = lead * (FULL_BOARD - pieces.min(FULL_BOARD)) / 8;
+    if trade != 0 {
+        f(TRADE, trade);
     }
     let mobility =
         g.simple_move_count(Colour::White) as i32 - g.simple_move_count(Colour::Black) as i32;
@@ -293,6 +355,30 @@ mod tests {
         assert_eq!(write_weight(&mut bytes, 0, 4, -300), -127);
         assert_eq!(write_weight(&mut bytes, 1, MAN, 40_000), 32767);
         assert_eq!(read_weight(&bytes, 1, MAN), 32767);
+    }
+
+    #[test]
+    fn runaways_are_men_with_no_opponent_ahead_within_reach() {
+        let count = |fen: &str, feature: usize| {
+            let mut n = 0;
+            for_each_feature(&pos(fen), |i, c| {
+                if i == feature {
+                    n += c;
+                }
+            });
+            n
+        };
+        // A White man on 14 (row 3) with Black's only piece behind it: free, 3 rows.
+        assert_eq!(count("W:W14:B26", RUNAWAY + 2), 1);
+        // A Black man on 5 in its cone (row 1, one column over): stopped.
+        assert_eq!(count("W:W14:B5", RUNAWAY + 2), 0);
+        // A Black man free on 19 (row 4: 3 rows from row 7 on the turned board).
+        assert_eq!(count("W:W29:B19", RUNAWAY + 2), -1);
+        // ... but not with a White man within reach of its way (32: one column off).
+        assert_eq!(count("W:W32:B19", RUNAWAY + 2), 0);
+        // The cone of square 14 (x 2, y 3): rows 0-2 within reach, not beyond.
+        assert_eq!(CONE[13] & (1 << 8), 1 << 8); // square 9: (1, 2)
+        assert_eq!(CONE[13] & (1 << 3), 0); // square 4: (7, 0), five columns away
     }
 
     #[test]
