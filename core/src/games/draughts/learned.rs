@@ -133,10 +133,16 @@ const fn cones() -> [u32; 32] {
     let mut out = [0u32; 32];
     let mut s = 0;
     while s < 32 {
-        let (x, y) = (super::square_x(s as u8) as i32, super::square_y(s as u8) as i32);
+        let (x, y) = (
+            super::square_x(s as u8) as i32,
+            super::square_y(s as u8) as i32,
+        );
         let mut t = 0;
         while t < 32 {
-            let (tx, ty) = (super::square_x(t as u8) as i32, super::square_y(t as u8) as i32);
+            let (tx, ty) = (
+                super::square_x(t as u8) as i32,
+                super::square_y(t as u8) as i32,
+            );
             let dx = if tx > x { tx - x } else { x - tx };
             if ty < y && dx <= y - ty {
                 out[s] |= 1 << t;
