@@ -46,8 +46,9 @@ use crate::search::eval::leaf_value;
 use crate::search::order::MoveOrder;
 
 use crate::search::clock::SOFT_STRETCH_PERCENT;
-pub use crate::search::config::{EngineConfig, TtCutoff};
-use crate::search::config::{LMR_DEEPER_AFTER, LMR_FULL_MOVES, LMR_MIN_DEPTH};
+pub use crate::search::config::{
+    EngineConfig, TtCutoff, LMR_DEEPER_AFTER, LMR_FULL_MOVES, LMR_MIN_DEPTH,
+};
 use crate::search::history::Heuristics;
 pub use crate::search::history::{history_slot, history_slot_of_bytes, HISTORY_SLOTS};
 use crate::search::tt::{Bound, Table, TranspositionTable, TtEntry};

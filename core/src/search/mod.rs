@@ -25,7 +25,10 @@ pub mod tt;
 
 pub use alphabeta::alphabeta;
 pub use clock::{Clock, Limits, NoClock};
-pub use engine::{Engine, EngineConfig, SearchReport, SliceEngine, TtCutoff};
+pub use engine::{
+    Engine, EngineConfig, SearchReport, SliceEngine, TtCutoff, LMR_DEEPER_AFTER, LMR_FULL_MOVES,
+    LMR_MIN_DEPTH,
+};
 pub use eval::{for_player, leaf_value, Evaluator, FnEval, RandomEval};
 pub use minimax::minimax;
 pub use tt::{Bound, Hit, Table, TranspositionTable, TtEntry};
