@@ -147,13 +147,14 @@ fn play_in_all_four_modes() {
         out
     );
     assert!(out.contains("result: Black wins"), "{}", out);
-    // Human (Red) against the AI: Red takes Black's last piece.
+    // Human (Red) against the AI: Red takes a piece, Black's one move (5-9) puts its
+    // last piece in Red's way, and Red takes it.
     let o = ply_stdin(
         &[
             "play",
             "checkers:calgary",
             "--position",
-            "W:W22:B18,1",
+            "W:W23:B18,5",
             "--first",
             "human",
             "--second",
@@ -161,10 +162,10 @@ fn play_in_all_four_modes() {
             "--depth",
             "2",
         ],
-        "22x15\n15-10\n",
+        "23x14\n14x5\n",
     );
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stdout(&o).contains("result: "), "{}", stdout(&o));
+    assert!(stdout(&o).contains("result: Red wins"), "{}", stdout(&o));
     // The AI (Red) against a human: the AI's capture ends the game.
     let o = ply_stdin(
         &[

@@ -166,27 +166,31 @@ fn last_nodes(out: &str) -> u64 {
 #[test]
 fn search_switches_change_the_search_from_the_command_line_or_setoption() {
     let go = "position startpos moves 11-15 23-19 8-11\ngo depth 9\n";
-    let plain = ply_stdin(&["engine", "checkers"], go);
-    let flag = ply_stdin(&["engine", "checkers", "--search", "lmr=on"], go);
+    let default = ply_stdin(&["engine", "checkers"], go);
+    let off = ply_stdin(&["engine", "checkers", "--search", "lmr=off"], go);
+    let on = ply_stdin(&["engine", "checkers", "--search", "lmr=on"], go);
     let option = ply_stdin(
-        &["engine", "checkers"],
+        &["engine", "checkers", "--search", "lmr=off"],
         format!("setoption name LMR value on\n{go}"),
     );
     let back = ply_stdin(
         &["engine", "checkers", "--search", "lmr=on"],
         format!("setoption name lmr value off\n{go}"),
     );
-    let (p, f, o, b) = (
-        last_nodes(&stdout(&plain)),
-        last_nodes(&stdout(&flag)),
+    let (d, f, n, o, b) = (
+        last_nodes(&stdout(&default)),
+        last_nodes(&stdout(&off)),
+        last_nodes(&stdout(&on)),
         last_nodes(&stdout(&option)),
         last_nodes(&stdout(&back)),
     );
-    // Reductions search fewer nodes to the same depth; the flag and the option are
-    // the same switch, and the option turns it off again.
-    assert!(f < p, "lmr=on {f} nodes, off {p}");
-    assert_eq!(f, o);
-    assert_eq!(b, p);
+    // Reductions search fewer nodes to the same depth; checkers turns them on by
+    // default; the flag and the option are the same switch, and the option turns it
+    // off again.
+    assert!(n < f, "lmr=on {n} nodes, off {f}");
+    assert_eq!(d, n, "checkers reduces by default");
+    assert_eq!(o, n);
+    assert_eq!(b, f);
     let bad = ply_stdin(
         &["engine", "checkers"],
         "setoption name Aspiration value -1\n",
