@@ -13,12 +13,14 @@
 //!
 //! Everything is `no_std` and allocation-free; only `ply-core` is used.
 
-use ply_core::games::draughts::{Draughts, DraughtsEval, Rules as DraughtsRules};
+use ply_core::games::draughts::{Draughts, DraughtsEvaluation, Rules as DraughtsRules};
 use ply_core::games::halma::eval::Racer;
 use ply_core::games::halma::HalmaRules;
 use ply_core::games::kalah::{Kalah, KalahEval, KalahRules};
 use ply_core::games::{Halma16, Halma8, TicTacToe};
-use ply_core::search::{EngineConfig, Evaluator, FnEval, Limits, NoClock, Score, SliceEngine};
+use ply_core::search::{
+    EngineConfig, Evaluator, FnEval, Limits, NoClock, Recommended, Score, SliceEngine,
+};
 use ply_core::{Game, Outcome};
 
 /// An evaluation that is a plain function: nameable in a `static` or a type.
@@ -199,15 +201,16 @@ pub fn kalah() -> Match<Kalah, KalahEval> {
 pub const CHECKERS_TT_SLOTS: usize = 512;
 
 /// English draughts (the seed's rules: draw on the third repetition or after 40
-/// moves a side without a man move or capture) with ply's standard evaluation at
-/// depth [`CHECKERS_DEPTH`], quiescence on captures.
-pub fn checkers() -> Match<Draughts, DraughtsEval> {
+/// moves a side without a man move or capture) with what the host plays draughts
+/// with ([`Recommended`]: the learned evaluation, late move reductions on) at depth
+/// [`CHECKERS_DEPTH`], quiescence on captures.
+pub fn checkers() -> Match<Draughts, DraughtsEvaluation> {
     Match {
         name: "checkers",
         spec: "checkers",
         start: Draughts::new(DraughtsRules::english()),
-        eval: DraughtsEval::STANDARD,
-        config: EngineConfig::default(),
+        eval: Draughts::evaluation(),
+        config: Draughts::engine_config(),
         limits: Limits::depth(CHECKERS_DEPTH),
         tt_slots: CHECKERS_TT_SLOTS,
         max_plies: 400,
@@ -226,14 +229,14 @@ pub const CHECKERS_CALGARY_TT_SLOTS: usize = 512;
 
 /// Calgary draughts (repetitions illegal, draw after 64 moves a side without a man
 /// move or capture: the longest limit the 128-entry king-move history allows) with
-/// the same evaluation and depth as English.
-pub fn checkers_calgary() -> Match<Draughts, DraughtsEval> {
+/// the same evaluation, engine switches and depth as English.
+pub fn checkers_calgary() -> Match<Draughts, DraughtsEvaluation> {
     Match {
         name: "checkers_calgary",
         spec: "checkers:calgary",
         start: Draughts::new(DraughtsRules::calgary()),
-        eval: DraughtsEval::STANDARD,
-        config: EngineConfig::default(),
+        eval: Draughts::evaluation(),
+        config: Draughts::engine_config(),
         limits: Limits::depth(CHECKERS_DEPTH),
         tt_slots: CHECKERS_CALGARY_TT_SLOTS,
         max_plies: 400,
