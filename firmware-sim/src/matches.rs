@@ -7,6 +7,9 @@
 //! difference in the moves, node counts or perft totals is a difference in how
 //! `ply-core` behaves on the two instruction sets.
 //!
+//! Every game but tic-tac-toe plays with the core's [`Recommended`] evaluation and
+//! engine switches, the ones the host and the web page play it with by default.
+//!
 //! Adding a game: write a `fn` returning its [`Match`] and a `const` for its table
 //! size here, call the `fn` from [`all`], and add `src/bin/<name>.rs`: four lines
 //! around `ply_firmware_sim::firmware!(<name>, <move type>, <table size const>)`.
@@ -174,14 +177,15 @@ pub fn tictactoe() -> Match<TicTacToe, FnPtrEval<TicTacToe>> {
 /// Transposition-table entries for Kalah.
 pub const KALAH_TT_SLOTS: usize = 1024;
 
-/// Kalah 6×4 (the default rules, docs/games/kalah.md) with ply's evaluation at depth 12.
+/// Kalah 6×4 (the default rules, docs/games/kalah.md) with ply's evaluation
+/// ([`Recommended`]: [`KalahEval`]) at depth 12.
 pub fn kalah() -> Match<Kalah, KalahEval> {
     Match {
         name: "kalah",
         spec: "kalah:6x4",
         start: Kalah::new(KalahRules::default()),
-        eval: KalahEval,
-        config: EngineConfig::default(),
+        eval: Kalah::evaluation(),
+        config: Kalah::engine_config(),
         limits: Limits::depth(12),
         tt_slots: KALAH_TT_SLOTS,
         max_plies: 200,
@@ -196,7 +200,7 @@ pub fn kalah() -> Match<Kalah, KalahEval> {
 /// 1.25 KiB per searched ply (a 548-byte move list of 8-byte moves, a 160-byte
 /// position, the move-ordering buffer), for up to [`CHECKERS_DEPTH`] + 32
 /// (quiescence) plies; the depth-10 games reach a stack high-water mark of about
-/// 35 KiB (docs/firmware.md). With 12-byte moves and the move list copied per node
+/// 36 KiB (docs/firmware.md). With 12-byte moves and the move list copied per node
 /// (1.9 KiB a ply) depth 6 was the limit set.
 pub const CHECKERS_TT_SLOTS: usize = 512;
 
@@ -253,15 +257,15 @@ pub const HALMA8_TT_SLOTS: usize = 1024;
 
 /// Halma 8×8 (the rules of the Haskell Halma report, docs/references.md; draw after
 /// 1000 plies) with ply's `Racer`
-/// evaluation at depth [`HALMA8_DEPTH`] (even: `Racer` values positions for the side
+/// evaluation ([`Recommended`]: `Racer::DEFAULT`) at depth [`HALMA8_DEPTH`] (even: `Racer` values positions for the side
 /// to move).
 pub fn halma8() -> Match<Halma8, Racer> {
     Match {
         name: "halma8",
         spec: "halma:8",
         start: Halma8::new(HalmaRules::default()),
-        eval: Racer::DEFAULT,
-        config: EngineConfig::default(),
+        eval: Halma8::evaluation(),
+        config: Halma8::engine_config(),
         limits: Limits::depth(HALMA8_DEPTH),
         tt_slots: HALMA8_TT_SLOTS,
         max_plies: 1000,
@@ -288,8 +292,8 @@ pub fn halma16() -> Match<Halma16, Racer> {
         name: "halma16",
         spec: "halma:16",
         start: Halma16::new(HalmaRules::default()),
-        eval: Racer::DEFAULT,
-        config: EngineConfig::default(),
+        eval: Halma16::evaluation(),
+        config: Halma16::engine_config(),
         limits: Limits::depth(HALMA16_DEPTH),
         tt_slots: HALMA16_TT_SLOTS,
         max_plies: 1000,
