@@ -7,18 +7,23 @@
 //! difference in the moves, node counts or perft totals is a difference in how
 //! `ply-core` behaves on the two instruction sets.
 //!
+//! Every game but tic-tac-toe plays with the core's [`Recommended`] evaluation and
+//! engine switches, the ones the host and the web page play it with by default.
+//!
 //! Adding a game: write a `fn` returning its [`Match`] and a `const` for its table
 //! size here, call the `fn` from [`all`], and add `src/bin/<name>.rs`: four lines
 //! around `ply_firmware_sim::firmware!(<name>, <move type>, <table size const>)`.
 //!
 //! Everything is `no_std` and allocation-free; only `ply-core` is used.
 
-use ply_core::games::draughts::{Draughts, DraughtsEval, Rules as DraughtsRules};
+use ply_core::games::draughts::{Draughts, DraughtsEvaluation, Rules as DraughtsRules};
 use ply_core::games::halma::eval::Racer;
 use ply_core::games::halma::HalmaRules;
 use ply_core::games::kalah::{Kalah, KalahEval, KalahRules};
 use ply_core::games::{Halma16, Halma8, TicTacToe};
-use ply_core::search::{EngineConfig, Evaluator, FnEval, Limits, NoClock, Score, SliceEngine};
+use ply_core::search::{
+    EngineConfig, Evaluator, FnEval, Limits, NoClock, Recommended, Score, SliceEngine,
+};
 use ply_core::{Game, Outcome};
 
 /// An evaluation that is a plain function: nameable in a `static` or a type.
@@ -172,14 +177,15 @@ pub fn tictactoe() -> Match<TicTacToe, FnPtrEval<TicTacToe>> {
 /// Transposition-table entries for Kalah.
 pub const KALAH_TT_SLOTS: usize = 1024;
 
-/// Kalah 6×4 (the default rules, docs/games/kalah.md) with ply's evaluation at depth 12.
+/// Kalah 6×4 (the default rules, docs/games/kalah.md) with ply's evaluation
+/// ([`Recommended`]: [`KalahEval`]) at depth 12.
 pub fn kalah() -> Match<Kalah, KalahEval> {
     Match {
         name: "kalah",
         spec: "kalah:6x4",
         start: Kalah::new(KalahRules::default()),
-        eval: KalahEval,
-        config: EngineConfig::default(),
+        eval: Kalah::evaluation(),
+        config: Kalah::engine_config(),
         limits: Limits::depth(12),
         tt_slots: KALAH_TT_SLOTS,
         max_plies: 200,
@@ -194,20 +200,21 @@ pub fn kalah() -> Match<Kalah, KalahEval> {
 /// 1.25 KiB per searched ply (a 548-byte move list of 8-byte moves, a 160-byte
 /// position, the move-ordering buffer), for up to [`CHECKERS_DEPTH`] + 32
 /// (quiescence) plies; the depth-10 games reach a stack high-water mark of about
-/// 35 KiB (docs/firmware.md). With 12-byte moves and the move list copied per node
+/// 36 KiB (docs/firmware.md). With 12-byte moves and the move list copied per node
 /// (1.9 KiB a ply) depth 6 was the limit set.
 pub const CHECKERS_TT_SLOTS: usize = 512;
 
 /// English draughts (the seed's rules: draw on the third repetition or after 40
-/// moves a side without a man move or capture) with ply's standard evaluation at
-/// depth [`CHECKERS_DEPTH`], quiescence on captures.
-pub fn checkers() -> Match<Draughts, DraughtsEval> {
+/// moves a side without a man move or capture) with what the host plays draughts
+/// with ([`Recommended`]: the learned evaluation, late move reductions on) at depth
+/// [`CHECKERS_DEPTH`], quiescence on captures.
+pub fn checkers() -> Match<Draughts, DraughtsEvaluation> {
     Match {
         name: "checkers",
         spec: "checkers",
         start: Draughts::new(DraughtsRules::english()),
-        eval: DraughtsEval::STANDARD,
-        config: EngineConfig::default(),
+        eval: Draughts::evaluation(),
+        config: Draughts::engine_config(),
         limits: Limits::depth(CHECKERS_DEPTH),
         tt_slots: CHECKERS_TT_SLOTS,
         max_plies: 400,
@@ -226,14 +233,14 @@ pub const CHECKERS_CALGARY_TT_SLOTS: usize = 512;
 
 /// Calgary draughts (repetitions illegal, draw after 64 moves a side without a man
 /// move or capture: the longest limit the 128-entry king-move history allows) with
-/// the same evaluation and depth as English.
-pub fn checkers_calgary() -> Match<Draughts, DraughtsEval> {
+/// the same evaluation, engine switches and depth as English.
+pub fn checkers_calgary() -> Match<Draughts, DraughtsEvaluation> {
     Match {
         name: "checkers_calgary",
         spec: "checkers:calgary",
         start: Draughts::new(DraughtsRules::calgary()),
-        eval: DraughtsEval::STANDARD,
-        config: EngineConfig::default(),
+        eval: Draughts::evaluation(),
+        config: Draughts::engine_config(),
         limits: Limits::depth(CHECKERS_DEPTH),
         tt_slots: CHECKERS_CALGARY_TT_SLOTS,
         max_plies: 400,
@@ -250,15 +257,15 @@ pub const HALMA8_TT_SLOTS: usize = 1024;
 
 /// Halma 8×8 (the rules of the Haskell Halma report, docs/references.md; draw after
 /// 1000 plies) with ply's `Racer`
-/// evaluation at depth [`HALMA8_DEPTH`] (even: `Racer` values positions for the side
+/// evaluation ([`Recommended`]: `Racer::DEFAULT`) at depth [`HALMA8_DEPTH`] (even: `Racer` values positions for the side
 /// to move).
 pub fn halma8() -> Match<Halma8, Racer> {
     Match {
         name: "halma8",
         spec: "halma:8",
         start: Halma8::new(HalmaRules::default()),
-        eval: Racer::DEFAULT,
-        config: EngineConfig::default(),
+        eval: Halma8::evaluation(),
+        config: Halma8::engine_config(),
         limits: Limits::depth(HALMA8_DEPTH),
         tt_slots: HALMA8_TT_SLOTS,
         max_plies: 1000,
@@ -285,8 +292,8 @@ pub fn halma16() -> Match<Halma16, Racer> {
         name: "halma16",
         spec: "halma:16",
         start: Halma16::new(HalmaRules::default()),
-        eval: Racer::DEFAULT,
-        config: EngineConfig::default(),
+        eval: Halma16::evaluation(),
+        config: Halma16::engine_config(),
         limits: Limits::depth(HALMA16_DEPTH),
         tt_slots: HALMA16_TT_SLOTS,
         max_plies: 1000,

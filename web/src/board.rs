@@ -3,13 +3,12 @@
 //! core's public API only.
 
 use ply_core::games::draughts::{
-    square_x, square_y, Colour, Draughts, DraughtsEval, Move as DraughtsMove, Variant,
+    square_x, square_y, Colour, Draughts, Move as DraughtsMove, Variant,
 };
-use ply_core::games::halma::eval::Racer;
 use ply_core::games::halma::{write_square, Halma, HalmaBoard, HalmaMove};
-use ply_core::games::kalah::{Kalah, KalahEval, Pit};
-use ply_core::games::tictactoe::{Square, TicTacToe, TicTacToeEval};
-use ply_core::search::Evaluator;
+use ply_core::games::kalah::{Kalah, Pit};
+use ply_core::games::tictactoe::{Square, TicTacToe};
+use ply_core::search::Recommended;
 use ply_core::{Game, Player};
 
 use crate::json::Json;
@@ -60,12 +59,10 @@ pub struct MoveCells {
     pub path: Vec<usize>,
 }
 
-/// What the page needs of a game beyond [`Game`].
-pub trait WebGame: Game {
-    /// The evaluation the engine plays with (the host's default for the game).
-    type Eval: Evaluator<Self>;
-    /// That evaluation.
-    fn evaluator() -> Self::Eval;
+/// What the page needs of a game beyond [`Game`] and what the engine plays it with
+/// ([`Recommended`]: the core's default evaluation and switches, as on the host and
+/// the firmware).
+pub trait WebGame: Recommended {
     /// What `player` is called in this game ("X", "Black", "Player 1").
     fn player_name(&self, player: Player) -> &'static str;
     /// The board as the page draws it.
@@ -113,10 +110,6 @@ fn cell(row: usize, col: usize, piece: &'static str, shade: &'static str, name: 
 
 // Tic-tac-toe: nine cells, row by row; cell i is square i.
 impl WebGame for TicTacToe {
-    type Eval = TicTacToeEval;
-    fn evaluator() -> TicTacToeEval {
-        TicTacToeEval::Lines
-    }
     fn player_name(&self, player: Player) -> &'static str {
         match player {
             Player::First => "X",
@@ -158,10 +151,6 @@ impl WebGame for TicTacToe {
 // player's store (right) and the second's (left), each spanning both rows: the
 // board of `ply play`.
 impl WebGame for Kalah {
-    type Eval = KalahEval;
-    fn evaluator() -> KalahEval {
-        KalahEval
-    }
     fn player_name(&self, player: Player) -> &'static str {
         match player {
             Player::First => "Player 1",
@@ -225,10 +214,6 @@ fn draughts_cell(sq: u8) -> usize {
 // Draughts: all 64 squares row by row from the top, so cell = row × 8 + column;
 // the playable (dark) ones are named by their PDN number 1–32.
 impl WebGame for Draughts {
-    type Eval = DraughtsEval;
-    fn evaluator() -> DraughtsEval {
-        DraughtsEval::STANDARD
-    }
     fn player_name(&self, player: Player) -> &'static str {
         match (self.rules().variant(), self.rules().colour_of(player)) {
             (_, Colour::Black) => "Black",
@@ -282,10 +267,6 @@ impl WebGame for Draughts {
 // Halma: N × N cells row by row from the top left, cell = square; the home camps
 // shaded.
 impl<B: HalmaBoard> WebGame for Halma<B> {
-    type Eval = Racer;
-    fn evaluator() -> Racer {
-        Racer::DEFAULT
-    }
     fn player_name(&self, player: Player) -> &'static str {
         match player {
             Player::First => "x",

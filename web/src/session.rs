@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use ply_core::search::{Clock, Engine, EngineConfig, Limits, TtEntry};
+use ply_core::search::{Clock, Engine, Limits, TtEntry};
 use ply_core::{Outcome, Player};
 
 use crate::board::WebGame;
@@ -168,12 +168,7 @@ impl<G: WebGame> State<G> {
         let table = self
             .table
             .get_or_insert_with(|| vec![TtEntry::EMPTY; TABLE_SLOTS].into_boxed_slice());
-        let mut engine = Engine::new(
-            &mut table[..],
-            G::evaluator(),
-            clock,
-            EngineConfig::default(),
-        );
+        let mut engine = Engine::new(&mut table[..], G::evaluation(), clock, G::engine_config());
         let report = engine.search(&g, Limits::time_ms(u64::from(time_ms)));
         let mv = report
             .best_move

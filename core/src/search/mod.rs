@@ -6,6 +6,8 @@
 //!   time budget, a transposition table in caller-provided memory, move ordering
 //!   (hash move, killers, history, the game's hints), principal variation search,
 //!   quiescence over non-quiet positions, and the principal variation.
+//! * [`Recommended`]: each game's default evaluation and engine switches, which every
+//!   front end (host, web page, firmware) plays with.
 //!
 //! Scores are from the point of view of the side to move (negamax). A child whose
 //! side to move is the same as its parent's (an extra turn in Kalah) is not negated.
@@ -21,6 +23,7 @@ pub mod eval;
 mod history;
 pub mod minimax;
 mod order;
+mod recommended;
 pub mod tt;
 
 pub use alphabeta::alphabeta;
@@ -31,6 +34,7 @@ pub use engine::{
 };
 pub use eval::{for_player, leaf_value, Evaluator, FnEval, RandomEval};
 pub use minimax::minimax;
+pub use recommended::Recommended;
 pub use tt::{Bound, Hit, Table, TranspositionTable, TtEntry};
 
 use crate::game::Game;

@@ -3,7 +3,7 @@
 //! exists. One file per game.
 
 use ply_core::perft::PerftKey;
-use ply_core::search::Evaluator;
+use ply_core::search::{Evaluator, Recommended};
 use ply_core::{Game, Outcome, Player};
 
 pub mod draughts;
@@ -49,7 +49,9 @@ impl SolveOptions {
 }
 
 /// A game the `ply` tools can run.
-pub trait HostGame: Game<Move: Send + Sync> + PerftKey + Send + Sync + 'static {
+pub trait HostGame:
+    Game<Move: Send + Sync> + PerftKey + Recommended + Send + Sync + 'static
+{
     /// The name in game specs (`tictactoe`).
     const NAME: &'static str;
 
@@ -71,10 +73,12 @@ pub trait HostGame: Game<Move: Send + Sync> + PerftKey + Send + Sync + 'static {
     /// The names [`HostGame::evaluator`] accepts, for help and error messages.
     fn evaluator_names() -> &'static [&'static str];
 
-    /// The engine's search switches for this game, over the engine's defaults (each
-    /// kept only where matches measured a gain for the game; docs/engine.md).
+    /// The engine's search switches for this game, over the engine's defaults: the
+    /// core's [`Recommended::engine_config`] (each switch on only where matches
+    /// measured a gain for the game; docs/engine.md), which the web page and the
+    /// firmware play with too.
     fn engine_switches() -> crate::parallel::Switches {
-        crate::parallel::Switches::default()
+        crate::parallel::Switches::from_config(&Self::engine_config())
     }
 
     /// How a player is called in this game ("X", "Black", "Red", "South").
@@ -150,5 +154,39 @@ pub trait HostGame: Game<Move: Send + Sync> + PerftKey + Send + Sync + 'static {
     ) -> Result<Option<SolveOutput>, String> {
         let _ = (options, progress);
         Err(format!("exact solving is not available for {}", Self::NAME))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use ply_core::games::{Draughts, Halma16, Halma8, Kalah, TicTacToe};
+    use ply_core::search::{EngineConfig, Recommended};
+
+    use super::HostGame;
+
+    /// The host's switches over the engine's defaults give back the core's whole
+    /// configuration: no part of it is lost on the way.
+    fn switches_are_the_core_config<G: HostGame>() {
+        assert_eq!(
+            G::engine_switches().apply(EngineConfig::default()),
+            G::engine_config(),
+            "{}",
+            G::NAME
+        );
+    }
+
+    #[test]
+    fn every_game_searches_with_the_core_config() {
+        switches_are_the_core_config::<TicTacToe>();
+        switches_are_the_core_config::<Kalah>();
+        switches_are_the_core_config::<Draughts>();
+        switches_are_the_core_config::<Halma8>();
+        switches_are_the_core_config::<Halma16>();
+        assert_eq!(Draughts::engine_switches().lmr, Some(true));
+    }
+
+    #[test]
+    fn draughts_default_evaluation_is_the_core_one() {
+        assert_eq!(Draughts::evaluator(None), Ok(Draughts::evaluation()));
     }
 }

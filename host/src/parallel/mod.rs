@@ -187,7 +187,9 @@ impl Default for Options {
 }
 
 /// Search switches of the engine set over its defaults ([`EngineConfig`]): by a game
-/// ([`crate::games::HostGame::engine_switches`]) and by the user (a tournament
+/// ([`crate::games::HostGame::engine_switches`], from the core's
+/// [`Recommended::engine_config`](ply_core::search::Recommended::engine_config)) and by
+/// the user (a tournament
 /// configuration's `lmr=`, `aspiration=`, `extend=`). `None` keeps the default.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Switches {
@@ -200,6 +202,25 @@ pub struct Switches {
 }
 
 impl Switches {
+    /// The switches in which `config` differs from [`EngineConfig::default()`] (a
+    /// game's [`Recommended::engine_config`](ply_core::search::Recommended::engine_config)
+    /// as switches over the engine's defaults); the parts of `config` that are no
+    /// switch here are left out.
+    pub fn from_config(config: &EngineConfig) -> Switches {
+        fn differs<T: PartialEq>(value: T, default: T) -> Option<T> {
+            (value != default).then_some(value)
+        }
+        let default = EngineConfig::default();
+        Switches {
+            lmr: differs(config.lmr, default.lmr),
+            aspiration: differs(config.aspiration, default.aspiration),
+            single_reply_extension: differs(
+                config.single_reply_extension,
+                default.single_reply_extension,
+            ),
+        }
+    }
+
     /// `config` with the switches that are set.
     pub fn apply(&self, config: EngineConfig) -> EngineConfig {
         EngineConfig {

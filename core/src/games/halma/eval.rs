@@ -14,7 +14,7 @@ use core::fmt;
 use super::{manhattan, Halma, HalmaBoard};
 use crate::error::ParseError;
 use crate::game::Player;
-use crate::search::{Evaluator, Score};
+use crate::search::{Evaluator, Recommended, Score};
 
 /// Σ over `player`'s pieces of the Manhattan distance to `corner`.
 fn distance_sum<B: HalmaBoard>(pieces: B, corner: usize) -> i32 {
@@ -342,6 +342,15 @@ impl Racer {
 impl<B: HalmaBoard> Evaluator<Halma<B>> for Racer {
     fn evaluate(&self, g: &Halma<B>, me: Player) -> Score {
         self.value_for(g, me)
+    }
+}
+
+/// [`Racer::DEFAULT`], with the engine's default switches.
+impl<B: HalmaBoard> Recommended for Halma<B> {
+    type Evaluation = Racer;
+
+    fn evaluation() -> Racer {
+        Racer::DEFAULT
     }
 }
 

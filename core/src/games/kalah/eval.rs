@@ -3,7 +3,7 @@
 
 use super::{non_empty, pit, Kalah};
 use crate::game::{Game, Outcome, Player};
-use crate::search::{for_player, Evaluator, Score};
+use crate::search::{for_player, Evaluator, Recommended, Score};
 
 /// The evaluation of the Mancala parallelization report (docs/references.md): the
 /// searching player's store minus the opponent's
@@ -56,6 +56,15 @@ impl Evaluator<Kalah> for KalahEval {
     fn terminal(&self, game: &Kalah, _outcome: Outcome, _ply: u32) -> Score {
         let margin = game.store_difference();
         4 * margin + DECIDED_BONUS * margin.signum()
+    }
+}
+
+/// [`KalahEval`], with the engine's default switches.
+impl Recommended for Kalah {
+    type Evaluation = KalahEval;
+
+    fn evaluation() -> KalahEval {
+        KalahEval
     }
 }
 

@@ -2,7 +2,7 @@
 
 use super::{TicTacToe, LINES};
 use crate::game::Player;
-use crate::search::{Evaluator, Score};
+use crate::search::{Evaluator, Recommended, Score};
 
 /// Tic-tac-toe evaluations: `lines` (open lines for the searching player minus open
 /// lines for the opponent; antisymmetric) and `zero` (no knowledge: the search alone
@@ -32,6 +32,15 @@ impl Evaluator<TicTacToe> for TicTacToeEval {
                 open(me, them) - open(them, me)
             }
         }
+    }
+}
+
+/// Open lines, with the engine's default switches.
+impl Recommended for TicTacToe {
+    type Evaluation = TicTacToeEval;
+
+    fn evaluation() -> TicTacToeEval {
+        TicTacToeEval::Lines
     }
 }
 
