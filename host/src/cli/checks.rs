@@ -4,11 +4,14 @@
 use super::args::Command;
 
 /// Checks every setting of the command line and the environment before any work:
-/// sizes and thread counts in range and affordable, output files writable
-/// ([`ply_host::settings`]).
-pub(super) fn check_settings(command: &Command) -> Result<(), String> {
+/// sizes and thread counts in range and affordable, output files writable and each
+/// its own file ([`ply_host::settings`], [`ply_host::files`]). Returns the locks of
+/// the command's checkpoints ([`ply_host::files::Lock`]), to hold while it runs.
+pub(super) fn check_settings(command: &Command) -> Result<Vec<ply_host::files::Lock>, String> {
     use ply_host::settings;
     settings::environment()?;
+    check_outputs_distinct(command)?;
+    let mut locks = Vec::new();
     match command {
         Command::Perft {
             threads,
@@ -21,7 +24,7 @@ pub(super) fn check_settings(command: &Command) -> Result<(), String> {
                 settings::hash_mb(*mb, "--hash-mb")?;
             }
             if let Some(path) = &checkpoint.checkpoint {
-                settings::checkpoint(path, checkpoint.resume)?;
+                locks.extend(settings::checkpoint(path, checkpoint.resume)?);
             }
         }
         Command::Search {
@@ -56,13 +59,20 @@ pub(super) fn check_settings(command: &Command) -> Result<(), String> {
             threads,
             results,
             checkpoint,
+            strategies,
+            games,
             ..
         } => {
+            // The games are laid out before the first is played: a count past the
+            // round robin's limit would take its memory first.
+            if strategies.is_none() {
+                settings::games(u64::from(*games), "--games")?;
+            }
             if let Some(n) = threads {
                 settings::threads(*n, "--threads")?;
             }
             if let Some(path) = &checkpoint.checkpoint {
-                settings::checkpoint(path, checkpoint.resume)?;
+                locks.extend(settings::checkpoint(path, checkpoint.resume)?);
             }
             // Only rank 0 of an MPI run writes the results.
             if let (Some(path), false) = (results, ply_host::distributed::other_rank()) {
@@ -73,7 +83,7 @@ pub(super) fn check_settings(command: &Command) -> Result<(), String> {
             checkpoint, resume, ..
         } => {
             if let Some(path) = checkpoint {
-                settings::checkpoint(path, *resume)?;
+                locks.extend(settings::checkpoint(path, *resume)?);
             }
         }
         Command::Engine {
@@ -101,7 +111,7 @@ pub(super) fn check_settings(command: &Command) -> Result<(), String> {
         Command::Moves { .. } | Command::Verify { .. } => {}
     }
     // Commands not yet dealt out to the ranks of an MPI run.
-    match command {
+    let one_process = match command {
         Command::Moves { .. } => ply_host::distributed::one_process_only("moves"),
         Command::Search { .. } => ply_host::distributed::one_process_only("search"),
         Command::Solve { game, .. } => {
@@ -117,7 +127,29 @@ pub(super) fn check_settings(command: &Command) -> Result<(), String> {
         Command::Match { .. } => ply_host::distributed::one_process_only("match"),
         Command::Verify { .. } => ply_host::distributed::one_process_only("verify"),
         Command::Perft { .. } | Command::Tournament { .. } => Ok(()),
+    };
+    one_process.map(|()| locks)
+}
+
+/// Refuses one file given for two of the command's outputs
+/// ([`ply_host::files::check_distinct`]).
+fn check_outputs_distinct(command: &Command) -> Result<(), String> {
+    use std::path::Path;
+    let mut outputs: Vec<(&str, &Path)> = Vec::new();
+    if let Command::Tournament {
+        results,
+        checkpoint,
+        ..
+    } = command
+    {
+        if let Some(r) = results {
+            outputs.push(("--results", Path::new(r)));
+        }
+        if let Some(c) = &checkpoint.checkpoint {
+            outputs.push(("--checkpoint", c));
+        }
     }
+    ply_host::files::check_distinct(&outputs)
 }
 
 /// Whether the game's solve deals its work out to the ranks of an MPI run

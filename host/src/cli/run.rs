@@ -15,7 +15,8 @@ const MAX_PERFT_DEPTH: u32 = 64;
 /// Runs the command; `Ok` holds the exit status (0, or 1 when `ply verify` found a
 /// difference).
 pub(crate) fn run(cli: Cli) -> Result<u8, String> {
-    check_settings(&cli.command)?;
+    // The checkpoints' locks, held until the command ends.
+    let _locks = check_settings(&cli.command)?;
     if let Command::Verify {
         game,
         command,

@@ -136,6 +136,9 @@ pub fn load<R: Record>(
     items: usize,
 ) -> Result<Option<Vec<Option<R>>>, String> {
     let shown = quote(&path.to_string_lossy());
+    // A fifo or a device is never read (one blocks, /dev/zero never ends).
+    crate::files::regular_or_missing(path)
+        .map_err(|e| format!("cannot read checkpoint {}: {}", shown, e))?;
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),

@@ -330,6 +330,18 @@ pub(super) fn load_or_build_tables(
         ));
     }
     values.resize_with(len, || AtomicI8::new(UNKNOWN));
+    // One build of a file at a time: a second process building the same tables
+    // would compute them twice and write over the first's file. The lock is taken
+    // only where the file can be saved at all (its directory there or made).
+    let _lock = if have <= seeds && fs::create_dir_all(&dir).is_ok() {
+        Some(crate::files::Lock::take(
+            &path,
+            "the endgame table file",
+            "set PLY_TABLES_DIR to another directory",
+        )?)
+    } else {
+        None
+    };
     let mut built = false;
     let save = |n: u32| -> std::io::Result<()> {
         fs::create_dir_all(&dir)?;

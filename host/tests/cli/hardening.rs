@@ -12,6 +12,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 mod arguments;
+mod files;
 mod play;
 mod resources;
 
