@@ -3,12 +3,95 @@
 
 use super::args::Command;
 
+/// A form of a command whose options differ from its other forms'.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Form {
+    /// `ply tournament GAME --a A --b B`.
+    TwoConfigs,
+    /// `ply tournament halma --strategies LIST`.
+    RoundRobin,
+}
+
+impl Form {
+    /// The form of `command` (`None`: a command of one form).
+    fn of(command: &Command) -> Option<Form> {
+        match command {
+            Command::Tournament {
+                strategies: Some(_),
+                ..
+            } => Some(Form::RoundRobin),
+            Command::Tournament { .. } => Some(Form::TwoConfigs),
+            _ => None,
+        }
+    }
+
+    /// The form in an error line.
+    fn name(self) -> &'static str {
+        match self {
+            Form::TwoConfigs => "a tournament of --a and --b",
+            Form::RoundRobin => "the round robin (--strategies)",
+        }
+    }
+}
+
+/// The options that apply to one form of their command only: each option (as clap
+/// names it, its field's name) and the form it applies to. Given in another form,
+/// an option is refused rather than ignored. (`--parallel-depth`, which applies to
+/// `ply search --algo ybwc` only, is refused by the search itself.)
+const FORM_ONLY: &[(&str, Form)] = &[
+    ("depth", Form::RoundRobin),
+    ("games_per_pair", Form::RoundRobin),
+    ("results", Form::RoundRobin),
+    ("minimax", Form::RoundRobin),
+    ("games", Form::TwoConfigs),
+    ("random_plies", Form::TwoConfigs),
+    ("max_plies", Form::TwoConfigs),
+];
+
+/// The options of the subcommand in `matches` given on the command line (not
+/// defaults), by clap's names: what [`check_form`] looks at.
+pub(crate) fn given_options(matches: &clap::ArgMatches) -> Vec<String> {
+    let Some((_, sub)) = matches.subcommand() else {
+        return Vec::new();
+    };
+    FORM_ONLY
+        .iter()
+        .map(|(name, _)| *name)
+        .filter(|name| sub.ids().any(|id| id.as_str() == *name))
+        .filter(|name| sub.value_source(name) == Some(clap::parser::ValueSource::CommandLine))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Refuses an option `given` that does not apply to the form of `command`
+/// ([`FORM_ONLY`]).
+fn check_form(command: &Command, given: &[String]) -> Result<(), String> {
+    let Some(form) = Form::of(command) else {
+        return Ok(());
+    };
+    for (name, applies) in FORM_ONLY {
+        if *applies != form && given.iter().any(|g| g == name) {
+            return Err(format!(
+                "--{} applies to {}, not to {}",
+                name.replace('_', "-"),
+                applies.name(),
+                form.name()
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Checks every setting of the command line and the environment before any work:
 /// sizes and thread counts in range and affordable, output files writable and each
 /// its own file ([`ply_host::settings`], [`ply_host::files`]). Returns the locks of
 /// the command's checkpoints ([`ply_host::files::Lock`]), to hold while it runs.
-pub(super) fn check_settings(command: &Command) -> Result<Vec<ply_host::files::Lock>, String> {
+pub(super) fn check_settings(
+    command: &Command,
+    given: &[String],
+) -> Result<Vec<ply_host::files::Lock>, String> {
     use ply_host::settings;
+    check_form(command, given)?;
     settings::environment()?;
     check_outputs_distinct(command)?;
     let mut locks = Vec::new();

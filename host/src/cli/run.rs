@@ -14,9 +14,10 @@ const MAX_PERFT_DEPTH: u32 = 64;
 
 /// Runs the command; `Ok` holds the exit status (0, or 1 when `ply verify` found a
 /// difference).
-pub(crate) fn run(cli: Cli) -> Result<u8, String> {
+/// `given` names the options given on the command line ([`super::given_options`]).
+pub(crate) fn run(cli: Cli, given: &[String]) -> Result<u8, String> {
     // The checkpoints' locks, held until the command ends.
-    let _locks = check_settings(&cli.command)?;
+    let _locks = check_settings(&cli.command, given)?;
     if let Command::Verify {
         game,
         command,

@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 mod arguments;
 mod files;
+mod options;
 mod play;
 mod resources;
 
