@@ -248,7 +248,9 @@ pub fn environment_from(get: impl Fn(&str) -> Option<OsString>) -> Result<Enviro
         if name == "PLY_KALAH_MOVE_NODES" && t == "max" {
             return Ok(Some(u64::MAX));
         }
-        if !t.bytes().all(|b| b.is_ascii_digit()) {
+        // One leading `+`, as every number ply reads (the command line's included).
+        let t = t.strip_prefix('+').unwrap_or(t);
+        if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
             return Err(format!(
                 "{}={} is not a number: {}",
                 name,
@@ -279,6 +281,16 @@ pub fn environment_from(get: impl Fn(&str) -> Option<OsString>) -> Result<Enviro
         }
         Some(d) => {
             let dir = PathBuf::from(d);
+            // A link to nothing cannot be made a directory (it "exists").
+            if !dir.exists() && dir.symlink_metadata().is_ok() {
+                let to = crate::files::destination(&dir).unwrap_or_else(|_| dir.clone());
+                return Err(format!(
+                    "PLY_TABLES_DIR={} is a symbolic link to {}, which does not exist: make \
+                     that directory, or give another",
+                    quote(&dir.to_string_lossy()),
+                    quote(&to.to_string_lossy())
+                ));
+            }
             // Missing is fine (it is made when tables are saved); a file is not.
             if dir.exists() && !dir.is_dir() {
                 return Err(format!(

@@ -31,6 +31,24 @@ pub fn split(spec: &str) -> (&str, &str) {
     }
 }
 
+/// A spec's parameters as every game's parser takes them, the same rules for each
+/// game: in lower case (as the game's name is read: `checkers:LIMIT=5` is
+/// `checkers:limit=5`), and each parameter at most once (`checkers:unique:unique`
+/// is refused, as `kalah:empty-capture:empty-capture` always was), a parameter's
+/// name being what comes before its `=`.
+pub fn normalize_params(params: &str) -> Result<String, String> {
+    let lower = params.to_ascii_lowercase();
+    let mut seen: Vec<&str> = Vec::new();
+    for part in lower.split(':').filter(|p| !p.is_empty()) {
+        let name = part.split('=').next().unwrap_or(part);
+        if seen.contains(&name) {
+            return Err(format!("{} given twice", crate::quote::quote(name)));
+        }
+        seen.push(name);
+    }
+    Ok(lower)
+}
+
 /// Parses `spec` and runs `cmd` on the game it names.
 pub fn with_game<C: GameCommand>(spec: &str, cmd: C) -> Result<C::Output, String> {
     let (name, params) = split(spec.trim());
@@ -54,7 +72,14 @@ pub fn with_game<C: GameCommand>(spec: &str, cmd: C) -> Result<C::Output, String
 }
 
 fn run<G: HostGame, C: GameCommand>(spec: &str, params: &str, cmd: C) -> Result<C::Output, String> {
-    let rules = G::parse_rules(params).map_err(|e| {
+    let params = normalize_params(params).map_err(|e| {
+        format!(
+            "bad parameters in game spec {}: {}",
+            crate::quote::quote(spec),
+            e
+        )
+    })?;
+    let rules = G::parse_rules(&params).map_err(|e| {
         format!(
             "bad parameters in game spec {}: {}",
             crate::quote::quote(spec),

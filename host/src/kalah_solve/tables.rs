@@ -177,8 +177,9 @@ fn in_chunks(
 
 /// Where the endgame tables live: `PLY_TABLES_DIR` (`dir`, checked by
 /// [`crate::settings::environment`]: never empty), else the user's cache directory.
-/// An empty `XDG_CACHE_HOME` or `HOME` counts as unset (the XDG rule), so tables
-/// never land in the current directory by accident.
+/// An empty `XDG_CACHE_HOME` or `HOME` counts as unset (the XDG rule); with neither
+/// set the tables go to `.ply-tables` in the current directory (docs/games/kalah.md
+/// says so).
 fn tables_dir(dir: Option<PathBuf>) -> PathBuf {
     if let Some(d) = dir {
         return d;

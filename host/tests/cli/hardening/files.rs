@@ -296,3 +296,80 @@ fn case49_the_same_path_for_two_outputs_is_refused() {
     }
     assert_eq!(entries(&d), vec!["link"]);
 }
+
+/// Words of a checkpoint record, written as a forger would.
+struct Forged([u64; 4]);
+
+impl ply_host::distributed::Record for Forged {
+    const WORDS: usize = 4;
+    fn encode(&self) -> Vec<u64> {
+        self.0.to_vec()
+    }
+    fn decode(words: &[u64]) -> Option<Self> {
+        Some(Forged(words.try_into().ok()?))
+    }
+    fn nodes(&self) -> u64 {
+        0
+    }
+}
+
+/// A checkpoint with a good checksum but a value no board can score (the root
+/// "proved" 1000) is refused with one line, not printed as the solve's value.
+#[test]
+fn case49_a_checkpoint_value_outside_the_board_is_refused() {
+    let d = scratch("issue49", "forged");
+    let ckpt = d.join("s.ckpt");
+    let env = [
+        ("PLY_TABLES_DIR", arg(&d)),
+        ("PLY_KALAH_TABLE_SEEDS", "0"),
+        ("PLY_THREADS", "1"),
+    ];
+    let solve = |resume: bool| {
+        let mut args = vec!["solve", "kalah:3x2", "--checkpoint", arg(&ckpt)];
+        if resume {
+            args.push("--resume");
+        }
+        ply_with(&args, &env, None)
+    };
+    let o = solve(false);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // The fingerprint and the number of items, from the file the solve wrote.
+    let bytes = std::fs::read(&ckpt).unwrap();
+    let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()) as usize;
+    let len = word(8);
+    let fingerprint = std::str::from_utf8(&bytes[16..16 + len])
+        .unwrap()
+        .to_string();
+    let items = word(16 + len);
+    let mut records: Vec<Option<Forged>> = (0..items).map(|_| None).collect();
+    records[0] = Some(Forged([1, 1000, 1000, 5]));
+    let forged = ply_host::distributed::checkpoint::encode(&fingerprint, &records);
+    std::fs::write(&ckpt, forged).unwrap();
+    let o = solve(true);
+    one_error(
+        &o,
+        "forged value",
+        &["the value 1000", "-12 to 12", "damaged"],
+    );
+    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+}
+
+/// `PLY_TABLES_DIR` a link to nothing is refused up front, naming the link's
+/// target (the solve said "File exists" when it saved).
+#[test]
+fn case49_a_dangling_tables_dir_link_is_refused() {
+    let d = scratch("issue49", "dangling");
+    let link = d.join("tables");
+    std::os::unix::fs::symlink(d.join("gone"), &link).unwrap();
+    let o = ply_with(
+        &["solve", "kalah:3x2"],
+        &[("PLY_TABLES_DIR", arg(&link))],
+        None,
+    );
+    one_error(
+        &o,
+        "dangling PLY_TABLES_DIR",
+        &["PLY_TABLES_DIR", "gone", "does not exist"],
+    );
+    assert_eq!(entries(&d), vec!["tables"]);
+}

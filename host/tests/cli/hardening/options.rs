@@ -142,3 +142,33 @@ fn case49_12_a_refused_checkpoint_shows_what_differs() {
     assert!(line.contains("'…10x17 21x14;"), "{}", line);
     assert!(line.contains("this one is '…10x17;"), "{}", line);
 }
+
+/// The smaller cases of game specs and numbers: a spec's parameters are read in
+/// any case, each at most once, for every game alike; a range is stated; a leading
+/// `+` is taken by every number, the environment's and Kalah's spec included.
+#[test]
+fn case49_specs_and_numbers_follow_one_rule() {
+    let o = ply(&["perft", "checkers:LIMIT=5", "1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().next(), Some("7"));
+    for spec in [
+        "checkers:unique:unique",
+        "checkers:limit=5:limit=6",
+        "halma:8:8",
+    ] {
+        let o = ply(&["perft", spec, "1"]);
+        one_error(&o, spec, &["given twice"]);
+    }
+    let o = ply(&["perft", "checkers:repeat=256", "1"]);
+    one_error(&o, "repeat=256", &["2 to 255, or 0 for never"]);
+    // A leading + everywhere: the command line, a config, the environment, a spec.
+    let o = ply_with(
+        &["perft", "kalah:+6x+4", "+1"],
+        &[("PLY_THREADS", "+1")],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().next(), Some("6"));
+    let o = two_configs(&["--games", "+2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
