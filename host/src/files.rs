@@ -15,7 +15,9 @@
 //!   NAME ([`sweep_stale`]).
 //! * A checkpoint, and a table file being built, is held by one process at a time
 //!   ([`Lock`]): an advisory lock (`flock`) on `.NAME.lock` next to it, which the
-//!   system releases whenever its holder ends, however it ends.
+//!   system releases whenever its holder ends, however it ends. A second run on a
+//!   checkpoint is refused; a second solve that would build the same tables waits
+//!   for the first and then reads what it built.
 
 use std::fs::{File, Metadata, OpenOptions};
 use std::io::{Read, Write};
@@ -257,14 +259,39 @@ pub struct Lock {
     _file: File,
 }
 
+/// What [`Lock::attempt`] found: the lock, or the process holding it.
+#[derive(Debug)]
+pub enum Attempt {
+    /// The lock, held until dropped.
+    Taken(Lock),
+    /// Another process holds it: its pid, where the lock file says.
+    Held(Option<u32>),
+}
+
 impl Lock {
     /// Takes the lock of `dest` (named `what` in the error, e.g. `--checkpoint`), or
     /// a one-line error naming the process that holds it and ending with `instead`
     /// (what else the user can do, e.g. `give another --checkpoint file`).
     pub fn take(dest: &Path, what: &str, instead: &str) -> Result<Lock, String> {
-        let path = lock_path(dest);
         let shown = quote(&dest.to_string_lossy());
-        let fail = |e: std::io::Error| format!("{} {}: cannot lock it: {}", what, shown, e);
+        match Lock::attempt(dest, false) {
+            Ok(Attempt::Taken(lock)) => Ok(lock),
+            Ok(Attempt::Held(pid)) => Err(format!(
+                "{} {} is in use by {}: wait for it to end, or {}",
+                what,
+                shown,
+                holder(pid),
+                instead
+            )),
+            Err(e) => Err(format!("{} {}: cannot lock it: {}", what, shown, e)),
+        }
+    }
+
+    /// Takes the lock of `dest`; if another process holds it, `wait` says whether
+    /// to wait until it ends ([`Attempt::Taken`]) or to say who holds it now
+    /// ([`Attempt::Held`]).
+    pub fn attempt(dest: &Path, wait: bool) -> std::io::Result<Attempt> {
+        let path = lock_path(dest);
         // The holder removes the lock file when it is done: a lock taken on a file
         // removed meanwhile holds nothing, so take it again on the new one.
         for _ in 0..100 {
@@ -273,30 +300,29 @@ impl Lock {
                 .write(true)
                 .create(true)
                 .truncate(false)
-                .open(&path)
-                .map_err(fail)?;
-            if !try_lock(&file).map_err(fail)? {
+                .open(&path)?;
+            if !lock_file(&file, wait)? {
                 let mut text = String::new();
                 let _ = file.read_to_string(&mut text);
-                let holder = match text.trim().parse::<u32>() {
-                    Ok(pid) => format!("another ply process (pid {})", pid),
-                    Err(_) => "another ply process".to_string(),
-                };
-                return Err(format!(
-                    "{} {} is in use by {}: wait for it to end, or {}",
-                    what, shown, holder, instead
-                ));
+                return Ok(Attempt::Held(text.trim().parse::<u32>().ok()));
             }
             if !same_file(&file, &path) {
                 continue;
             }
             crate::interrupt::register_pending(&path);
-            file.set_len(0).map_err(fail)?;
-            file.write_all(format!("{}\n", std::process::id()).as_bytes())
-                .map_err(fail)?;
-            return Ok(Lock { path, _file: file });
+            file.set_len(0)?;
+            file.write_all(format!("{}\n", std::process::id()).as_bytes())?;
+            return Ok(Attempt::Taken(Lock { path, _file: file }));
         }
-        Err(fail(std::io::Error::other("its lock file keeps changing")))
+        Err(std::io::Error::other("its lock file keeps changing"))
+    }
+}
+
+/// The holder of a lock in an error line: `another ply process (pid N)`.
+pub fn holder(pid: Option<u32>) -> String {
+    match pid {
+        Some(pid) => format!("another ply process (pid {})", pid),
+        None => "another ply process".to_string(),
     }
 }
 
@@ -309,14 +335,19 @@ impl Drop for Lock {
     }
 }
 
-/// Takes an exclusive advisory lock on `file` without waiting: `Ok(false)` if
-/// another process holds it.
-fn try_lock(file: &File) -> std::io::Result<bool> {
+/// Takes an exclusive advisory lock on `file`, waiting for it if `wait`; without
+/// waiting, `Ok(false)` if another process holds it.
+fn lock_file(file: &File, wait: bool) -> std::io::Result<bool> {
     #[cfg(unix)]
     {
         use std::os::unix::io::AsRawFd;
+        let how = if wait {
+            libc::LOCK_EX
+        } else {
+            libc::LOCK_EX | libc::LOCK_NB
+        };
         // SAFETY: flock(2) on a descriptor this function borrows for the call.
-        let r = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+        let r = unsafe { libc::flock(file.as_raw_fd(), how) };
         if r == 0 {
             return Ok(true);
         }
@@ -329,7 +360,7 @@ fn try_lock(file: &File) -> std::io::Result<bool> {
     }
     #[cfg(not(unix))]
     {
-        let _ = file;
+        let _ = (file, wait);
         Ok(true)
     }
 }

@@ -296,6 +296,38 @@ pub(super) fn load_or_build_tables(
             return Ok((TableMemory::Packed(p), note));
         }
     }
+    // One build of a file at a time (the ranks of an MPI run on one machine, two
+    // solves started together): a second process building the same tables would
+    // compute them twice and write over the first's file. It waits for the first
+    // instead, then maps or reads what that one saved. Taken before the memory for
+    // the entries, and only where the file can be saved at all (its directory
+    // there or made); a lock that cannot be taken (a file system without locks)
+    // builds as before.
+    let _lock = if fs::create_dir_all(&dir).is_ok() {
+        match crate::files::Lock::attempt(&path, false) {
+            Ok(crate::files::Attempt::Taken(lock)) => Some(lock),
+            Ok(crate::files::Attempt::Held(pid)) => {
+                progress(&format!(
+                    "endgame tables: waiting for {}, which is building {}",
+                    crate::files::holder(pid),
+                    path.display()
+                ));
+                drop(crate::files::Lock::attempt(&path, true));
+                return load_or_build_tables(
+                    pits,
+                    empty_capture,
+                    seeds,
+                    map,
+                    threads,
+                    Some(dir),
+                    progress,
+                );
+            }
+            Err(_) => None,
+        }
+    } else {
+        None
+    };
     let mut values: Vec<AtomicI8> = crate::memory::huge_page_capacity(
         len,
         &format!(
@@ -331,18 +363,6 @@ pub(super) fn load_or_build_tables(
         ));
     }
     values.resize_with(len, || AtomicI8::new(UNKNOWN));
-    // One build of a file at a time: a second process building the same tables
-    // would compute them twice and write over the first's file. The lock is taken
-    // only where the file can be saved at all (its directory there or made).
-    let _lock = if have <= seeds && fs::create_dir_all(&dir).is_ok() {
-        Some(crate::files::Lock::take(
-            &path,
-            "the endgame table file",
-            "set PLY_TABLES_DIR to another directory",
-        )?)
-    } else {
-        None
-    };
     let mut built = false;
     let save = |n: u32| -> std::io::Result<()> {
         fs::create_dir_all(&dir)?;

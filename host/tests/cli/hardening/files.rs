@@ -373,3 +373,64 @@ fn case49_a_dangling_tables_dir_link_is_refused() {
     );
     assert_eq!(entries(&d), vec!["tables"]);
 }
+
+/// Case 7, the table build: a second solve that would build the same endgame table
+/// file waits for the first (saying for whom) and then uses what that one saved
+/// instead of building it again.
+#[test]
+fn case49_07_a_second_table_build_waits_for_the_first() {
+    let d = scratch("issue49", "tablelock");
+    let solve = || {
+        Command::new(env!("CARGO_BIN_EXE_ply"))
+            .args(["solve", "kalah:6x4"])
+            .env("PLY_TABLES_DIR", &*d)
+            .env("PLY_KALAH_TABLE_SEEDS", "18")
+            .env("PLY_THREADS", "1")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let interrupt = |child: &std::process::Child| {
+        // SAFETY: kill(2) on a child this test started.
+        unsafe {
+            libc::kill(child.id() as i32, libc::SIGINT);
+        }
+    };
+    let mut first = solve();
+    let first_id = first.id();
+    wait_for(
+        &d.join(".kalah-6pits-seed-rules.v3.tbl.lock"),
+        &mut first,
+        "the first solve",
+    );
+    let second = solve();
+    // The first saves its tables (and lets go of the lock) before it searches.
+    let table = d.join("kalah-6pits-seed-rules.v3.tbl");
+    let start = Instant::now();
+    while !table.exists() {
+        assert!(start.elapsed() < Duration::from_secs(120), "no table file");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Time for the second to map the file and start its search.
+    std::thread::sleep(Duration::from_millis(500));
+    interrupt(&first);
+    interrupt(&second);
+    let _ = first.wait_with_output().unwrap();
+    let second = second.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&second.stderr).into_owned();
+    assert!(
+        err.contains(&format!(
+            "waiting for another ply process (pid {}), which is building",
+            first_id
+        )),
+        "{}",
+        err
+    );
+    assert!(
+        !err.contains("endgame tables: built"),
+        "built again: {}",
+        err
+    );
+    assert_eq!(entries(&d), vec!["kalah-6pits-seed-rules.v3.tbl"]);
+}
