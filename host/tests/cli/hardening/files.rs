@@ -434,3 +434,59 @@ fn case49_07_a_second_table_build_waits_for_the_first() {
     );
     assert_eq!(entries(&d), vec!["kalah-6pits-seed-rules.v3.tbl"]);
 }
+
+/// Case 4: a table file cut short while a solve maps it ends the solve with one
+/// error line and exit status 1, not a silent death by SIGBUS.
+#[test]
+fn case49_04_a_mapped_table_cut_short_is_one_error_line() {
+    use std::io::BufRead;
+    let d = scratch("issue49", "sigbus");
+    let env = [
+        ("PLY_TABLES_DIR", arg(&d)),
+        ("PLY_KALAH_TABLE_SEEDS", "16"),
+        ("PLY_THREADS", "1"),
+    ];
+    // The first solve builds and saves the tables; the second maps them.
+    let o = ply_with(&["solve", "kalah:5x4"], &env, None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let table = d.join("kalah-5pits-seed-rules.v3.tbl");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ply"));
+    cmd.args(["solve", "kalah:5x4"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().unwrap();
+    let mut lines = std::io::BufReader::new(child.stderr.take().unwrap()).lines();
+    let mut seen = Vec::new();
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        let mapped = line.starts_with("endgame tables: mapped");
+        seen.push(line);
+        if mapped {
+            break;
+        }
+    }
+    assert!(
+        seen.last().is_some_and(|l| l.contains("mapped")),
+        "{:?}",
+        seen
+    );
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&table)
+        .unwrap()
+        .set_len(4096)
+        .unwrap();
+    let rest: Vec<String> = lines.map(|l| l.unwrap()).collect();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(1), "{:?}: {:?}", status, rest);
+    let last = rest.last().cloned().unwrap_or_default();
+    assert!(
+        last.starts_with("error: the mapped file") && last.contains("was cut short"),
+        "{:?}",
+        rest
+    );
+    assert_eq!(rest.iter().filter(|l| l.starts_with("error")).count(), 1);
+}
