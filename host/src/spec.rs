@@ -49,6 +49,37 @@ pub fn normalize_params(params: &str) -> Result<String, String> {
     Ok(lower)
 }
 
+/// What a spec names, to compare two specs: the game's type, its rules (as
+/// `Debug` writes them) and its name.
+struct Identity;
+
+impl GameCommand for Identity {
+    type Output = (std::any::TypeId, String, &'static str);
+    fn run<G: HostGame>(self, rules: G::Rules) -> Result<Self::Output, String> {
+        Ok((std::any::TypeId::of::<G>(), format!("{:?}", rules), G::NAME))
+    }
+}
+
+/// One spelling for every spec of the same game and rules, for the fingerprint a
+/// checkpoint keeps: `KALAH:6x4`, `mancala:6X4` and `kalah` are all `kalah`
+/// (the rules the bare name gives are left out), `Checkers:Limit=5` is
+/// `checkers:limit=5`. A spec that does not parse is returned as it is (the
+/// command then refuses it).
+pub fn canonical(spec: &str) -> String {
+    let Ok(id) = with_game(spec, Identity) else {
+        return spec.to_string();
+    };
+    let name = id.2;
+    if with_game(name, Identity).is_ok_and(|bare| bare == id) {
+        return name.to_string();
+    }
+    let (_, params) = split(spec.trim());
+    match normalize_params(params) {
+        Ok(p) => format!("{}:{}", name, p),
+        Err(_) => spec.to_string(),
+    }
+}
+
 /// Parses `spec` and runs `cmd` on the game it names.
 pub fn with_game<C: GameCommand>(spec: &str, cmd: C) -> Result<C::Output, String> {
     let (name, params) = split(spec.trim());

@@ -172,3 +172,27 @@ fn case49_specs_and_numbers_follow_one_rule() {
     let o = two_configs(&["--games", "+2"]);
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+/// A checkpoint of `ply perft kalah 5` resumes for `KALAH:6x4` and `mancala:6X4`
+/// (the same game and rules: it was refused as another command's), and still
+/// refuses other rules.
+#[test]
+fn case49_a_spec_in_another_spelling_is_the_same_checkpoint() {
+    let d = scratch("issue49", "spelling");
+    let ckpt = d.join("c.ckpt");
+    let c = ckpt.to_str().unwrap();
+    let o = ply(&["perft", "kalah", "5", "--checkpoint", c]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for spec in ["KALAH:6x4", "mancala:6X4"] {
+        let o = ply(&["perft", spec, "5", "--checkpoint", c, "--resume"]);
+        assert!(o.status.success(), "{}: {}", spec, stderr(&o));
+        assert!(
+            stderr(&o).contains("resuming: 942 of 942"),
+            "{}",
+            stderr(&o)
+        );
+        assert_eq!(stdout(&o).lines().next(), Some("4690"));
+    }
+    let o = ply(&["perft", "kalah:6x5", "5", "--checkpoint", c, "--resume"]);
+    one_error(&o, "kalah:6x5", &["belongs to another command"]);
+}
