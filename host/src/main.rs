@@ -28,9 +28,19 @@ fn main() -> ExitCode {
             use clap::error::ErrorKind;
             let help = matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion);
             if help || e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-                // Help asked for goes to standard output: a failed write is an error.
-                if let Err(io) = e.print() {
-                    error_line(&format!("error: cannot write output: {}", io));
+                // Help asked for goes to standard output, wrapped to the terminal
+                // (coloured there, as clap would): a failed write is an error.
+                let rendered = e.render();
+                let text = if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+                    rendered.ansi().to_string()
+                } else {
+                    rendered.to_string()
+                };
+                let wrapped = ply_host::quote::wrap(&text, ply_host::quote::help_width());
+                if let Err(msg) =
+                    ply_host::out!("{}", wrapped).and_then(|()| ply_host::output::finish())
+                {
+                    error_line(&format!("error: {}", msg));
                     return ExitCode::FAILURE;
                 }
                 return if help {

@@ -196,3 +196,18 @@ fn case49_a_spec_in_another_spelling_is_the_same_checkpoint() {
     let o = ply(&["perft", "kalah:6x5", "5", "--checkpoint", c, "--resume"]);
     one_error(&o, "kalah:6x5", &["belongs to another command"]);
 }
+
+/// `--help` is wrapped to the terminal (here `COLUMNS`, standard output not being
+/// one), each continuation under its line's indent; it had lines of 283
+/// characters.
+#[test]
+fn case49_help_is_wrapped_to_the_terminal() {
+    for (columns, widest) in [("60", 60), ("", 100)] {
+        let o = ply_with(&["tournament", "--help"], &[("COLUMNS", columns)], None);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = stdout(&o);
+        let longest = out.lines().map(|l| l.chars().count()).max().unwrap();
+        assert!(longest <= widest, "{} > {}:\n{}", longest, widest, out);
+        assert!(out.contains("Usage: ply tournament"), "{}", out);
+    }
+}
