@@ -146,19 +146,29 @@ pub struct PendingFile {
 }
 
 impl PendingFile {
-    /// Starts writing `dest` (through a temporary next to it).
+    /// Starts writing `dest` (through a temporary next to it): the file
+    /// [`crate::files::destination`] names, which must be a regular file or nothing
+    /// yet (a directory, fifo or device is refused, a symbolic link followed).
+    /// Temporaries of `dest` that dead processes left are swept first
+    /// ([`crate::files::sweep_stale`]).
     pub fn create(dest: &Path) -> std::io::Result<PendingFile> {
-        let tmp = temp_path(dest);
+        if crate::files::names_directory(dest) {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "it names a directory: expected a file name",
+            ));
+        }
+        let dest = crate::files::destination(dest)?;
+        crate::files::regular_or_missing(&dest)?;
+        crate::files::sweep_stale(&dest);
+        let tmp = temp_path(&dest);
         // Registered before it exists, so there is no moment at which Ctrl-C would
         // leave it behind.
-        PENDING
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(tmp.clone());
+        register_pending(&tmp);
         let file = std::fs::File::create(&tmp).inspect_err(|_| unregister(&tmp))?;
         Ok(PendingFile {
             tmp,
-            dest: dest.to_path_buf(),
+            dest,
             file: Some(file),
         })
     }
@@ -170,14 +180,16 @@ impl PendingFile {
 
     /// Flushes the data to disk and renames the temporary to the destination.
     pub fn commit(mut self) -> std::io::Result<()> {
-        let file = self.file.take().expect("the file is open until commit");
-        file.sync_all()?;
-        drop(file);
+        // The file stays in `self.file` until the rename: a failure on the way
+        // drops `self`, which removes the temporary.
+        self.file().sync_all()?;
         // Rename and unregister under the lock: the Ctrl-C handler sees the temporary
         // either still pending (and removes it) or already renamed.
         let mut pending = PENDING.lock().unwrap_or_else(|e| e.into_inner());
         std::fs::rename(&self.tmp, &self.dest)?;
         pending.retain(|p| *p != self.tmp);
+        drop(pending);
+        self.file = None;
         Ok(())
     }
 }
@@ -189,6 +201,20 @@ impl Drop for PendingFile {
             unregister(&self.tmp);
         }
     }
+}
+
+/// Registers `path` for removal by the Ctrl-C / SIGTERM handler (a file this
+/// process made and must not leave behind: a temporary, a lock file).
+pub fn register_pending(path: &Path) {
+    PENDING
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push(path.to_path_buf());
+}
+
+/// Undoes [`register_pending`] (the file was renamed into place or removed).
+pub fn unregister_pending(path: &Path) {
+    unregister(path)
 }
 
 fn unregister(tmp: &Path) {

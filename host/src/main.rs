@@ -1,6 +1,6 @@
 //! `ply`: play, perft, search, solve and compare AIs on two-player board games.
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 use std::process::ExitCode;
 
 mod cli;
@@ -19,15 +19,28 @@ fn main() -> ExitCode {
     // `ply play` counts its first move's time from here.
     ply_host::clock::process_start();
     restore_sigpipe();
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
+    let parsed = Cli::command()
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m).map(|cli| (cli, cli::given_options(&m))));
+    let (cli, given) = match parsed {
+        Ok(parsed) => parsed,
         Err(e) => {
             use clap::error::ErrorKind;
             let help = matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion);
             if help || e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-                // Help asked for goes to standard output: a failed write is an error.
-                if let Err(io) = e.print() {
-                    error_line(&format!("error: cannot write output: {}", io));
+                // Help asked for goes to standard output, wrapped to the terminal
+                // (coloured there, as clap would): a failed write is an error.
+                let rendered = e.render();
+                let text = if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+                    rendered.ansi().to_string()
+                } else {
+                    rendered.to_string()
+                };
+                let wrapped = ply_host::quote::wrap(&text, ply_host::quote::help_width());
+                if let Err(msg) =
+                    ply_host::out!("{}", wrapped).and_then(|()| ply_host::output::finish())
+                {
+                    error_line(&format!("error: {}", msg));
                     return ExitCode::FAILURE;
                 }
                 return if help {
@@ -49,7 +62,15 @@ fn main() -> ExitCode {
                 error_line("error: bad arguments");
             } else {
                 // clap quotes a bad value whole: shorten it like ply's own errors.
-                error_line(&ply_host::quote::shorten_quoted(&first.join(" ")));
+                let mut line = ply_host::quote::shorten_quoted(&first.join(" "));
+                // `ply perft checkers --after 11-15 3`: the moves took the DEPTH.
+                if e.kind() == ErrorKind::MissingRequiredArgument
+                    && std::env::args().any(|a| a == "--after")
+                {
+                    line += " (the moves of --after run up to the next option: give the \
+                             command's other arguments before --after)";
+                }
+                error_line(&line);
             }
             return ExitCode::from(2);
         }
@@ -62,7 +83,7 @@ fn main() -> ExitCode {
     // Every line of output went through ply_host::output: a failed write is one error
     // line, whether the command saw it or not.
     let failure = error_status(&cli);
-    match run(cli).and_then(|status| ply_host::output::finish().map(|()| status)) {
+    match run(cli, &given).and_then(|status| ply_host::output::finish().map(|()| status)) {
         Ok(status) => ExitCode::from(status),
         Err(msg) => {
             error_line(&format!("error: {}", msg));

@@ -213,6 +213,7 @@ impl FileMap {
                 std::io::Error::last_os_error()
             ));
         }
+        shrink_guard::register(ptr as usize, len, what);
         Ok(FileMap { ptr, len })
     }
 
@@ -246,12 +247,143 @@ impl FileMap {
 #[cfg(unix)]
 impl Drop for FileMap {
     fn drop(&mut self) {
+        shrink_guard::unregister(self.ptr as usize);
         // SAFETY: `ptr..ptr + len` is the mapping this `FileMap` made and owns, and
         // no reference into it outlives `self`.
         unsafe {
             libc::munmap(self.ptr, self.len);
         }
     }
+}
+
+/// A mapped file that shrinks under the process (another process truncates it:
+/// `truncate -s 4096` on a table file `ply solve` maps) makes the next read of a
+/// page past its new end raise SIGBUS, which would kill the process without a
+/// word. While a [`FileMap`] lives, a SIGBUS handler turns a fault inside it into
+/// one error line naming the file and exit status 1; a fault anywhere else keeps
+/// the default action. The handler only reads atomics and calls `write` and
+/// `_exit`, which are async-signal-safe.
+#[cfg(target_os = "linux")]
+mod shrink_guard {
+    use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
+
+    /// Set by the first thread that reports: another thread faulting at the same
+    /// time waits for the exit instead of writing a second line.
+    static REPORTED: AtomicBool = AtomicBool::new(false);
+
+    /// The most mappings watched at once (a solve maps one table file).
+    const SLOTS: usize = 8;
+    /// The longest error line kept, in bytes.
+    const LINE: usize = 512;
+
+    /// Each slot: the mapping's start (0: free), its length, its error line.
+    static START: [AtomicUsize; SLOTS] = [const { AtomicUsize::new(0) }; SLOTS];
+    static LEN: [AtomicUsize; SLOTS] = [const { AtomicUsize::new(0) }; SLOTS];
+    static TEXT: [[AtomicU8; LINE]; SLOTS] = [const { [const { AtomicU8::new(0) }; LINE] }; SLOTS];
+    static TEXT_LEN: [AtomicUsize; SLOTS] = [const { AtomicUsize::new(0) }; SLOTS];
+
+    /// Watches the mapping `start..start + len` of the file named `what`.
+    pub(super) fn register(start: usize, len: usize, what: &str) {
+        install();
+        let line = format!(
+            "error: the mapped file {} was cut short while in use (another process \
+             truncated or rewrote it in place): run again\n",
+            what
+        );
+        let mut bytes = line.into_bytes();
+        if bytes.len() > LINE {
+            bytes.truncate(LINE - 1);
+            bytes.push(b'\n');
+        }
+        for slot in 0..SLOTS {
+            if START[slot].load(Ordering::Acquire) != 0 {
+                continue;
+            }
+            for (i, b) in bytes.iter().enumerate() {
+                TEXT[slot][i].store(*b, Ordering::Relaxed);
+            }
+            TEXT_LEN[slot].store(bytes.len(), Ordering::Relaxed);
+            LEN[slot].store(len, Ordering::Relaxed);
+            if START[slot]
+                .compare_exchange(0, start, Ordering::AcqRel, Ordering::Acquire)
+                .is_ok()
+            {
+                return;
+            }
+        }
+        // Every slot taken: this mapping keeps the default action.
+    }
+
+    /// Stops watching the mapping that starts at `start`.
+    pub(super) fn unregister(start: usize) {
+        for s in &START {
+            let _ = s.compare_exchange(start, 0, Ordering::AcqRel, Ordering::Acquire);
+        }
+    }
+
+    /// Installs the handler once.
+    fn install() {
+        static ONCE: std::sync::Once = std::sync::Once::new();
+        ONCE.call_once(|| {
+            // SAFETY: a zeroed sigaction is a valid value to fill in; the handler
+            // has the three-argument form SA_SIGINFO asks for.
+            unsafe {
+                let mut action: libc::sigaction = std::mem::zeroed();
+                action.sa_sigaction = on_sigbus as *const () as usize;
+                action.sa_flags = libc::SA_SIGINFO;
+                libc::sigemptyset(&mut action.sa_mask);
+                libc::sigaction(libc::SIGBUS, &action, std::ptr::null_mut());
+            }
+        });
+    }
+
+    extern "C" fn on_sigbus(
+        _signal: libc::c_int,
+        info: *mut libc::siginfo_t,
+        _context: *mut libc::c_void,
+    ) {
+        // SAFETY: the kernel passes a valid siginfo_t for a SA_SIGINFO handler.
+        let addr = unsafe { (*info).si_addr() } as usize;
+        for slot in 0..SLOTS {
+            let start = START[slot].load(Ordering::Acquire);
+            let len = LEN[slot].load(Ordering::Relaxed);
+            if start != 0 && addr >= start && addr - start < len {
+                if REPORTED.swap(true, Ordering::AcqRel) {
+                    loop {
+                        // SAFETY: pause(2) is async-signal-safe; the reporting
+                        // thread's _exit ends this one too.
+                        unsafe {
+                            libc::pause();
+                        }
+                    }
+                }
+                let mut line = [0u8; LINE];
+                let n = TEXT_LEN[slot].load(Ordering::Relaxed).min(LINE);
+                for (i, b) in line.iter_mut().enumerate().take(n) {
+                    *b = TEXT[slot][i].load(Ordering::Relaxed);
+                }
+                // SAFETY: write(2) and _exit(2) are async-signal-safe; `line` is a
+                // buffer on this handler's stack.
+                unsafe {
+                    libc::write(2, line.as_ptr() as *const libc::c_void, n);
+                    libc::_exit(1);
+                }
+            }
+        }
+        // Not a watched mapping: the default action, which the faulting access
+        // meets again when this handler returns.
+        // SAFETY: signal(2) restoring the default disposition.
+        unsafe {
+            libc::signal(libc::SIGBUS, libc::SIG_DFL);
+        }
+    }
+}
+
+/// Elsewhere a mapping that shrinks keeps the default action of SIGBUS.
+#[cfg(all(unix, not(target_os = "linux")))]
+mod shrink_guard {
+    pub(super) fn register(_start: usize, _len: usize, _what: &str) {}
+    pub(super) fn unregister(_start: usize) {}
 }
 
 #[cfg(target_os = "linux")]

@@ -58,9 +58,107 @@ pub fn cap_line(line: &str) -> String {
     format!("{}…{}", start, end)
 }
 
+/// The widest help text [`wrap`] makes, whatever the terminal (clap's own limit).
+pub const MAX_HELP_WIDTH: usize = 100;
+
+/// The width `--help` is wrapped to: the terminal's (standard output's, on Unix),
+/// else `COLUMNS`, else [`MAX_HELP_WIDTH`]; at most [`MAX_HELP_WIDTH`] and at least
+/// 40.
+pub fn help_width() -> usize {
+    #[cfg(unix)]
+    {
+        // SAFETY: TIOCGWINSZ fills the winsize it is given; on a descriptor that
+        // is not a terminal it fails and leaves it zeroed.
+        let mut size: libc::winsize = unsafe { std::mem::zeroed() };
+        let r = unsafe { libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut size) };
+        if r == 0 && size.ws_col > 0 {
+            return usize::from(size.ws_col).clamp(40, MAX_HELP_WIDTH);
+        }
+    }
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        .unwrap_or(MAX_HELP_WIDTH)
+        .clamp(40, MAX_HELP_WIDTH)
+}
+
+/// The characters of `text` a terminal shows: ANSI escape sequences (`ESC [ … m`,
+/// the colours of help text) take no room.
+fn visible_width(text: &str) -> usize {
+    let mut n = 0;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\x1b' {
+            // Up to and including the sequence's final letter.
+            for d in chars.by_ref() {
+                if d.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            n += 1;
+        }
+    }
+    n
+}
+
+/// `text` with every line wider than `width` broken at spaces, each continuation
+/// indented as its line is (help text: a paragraph, or an option's description
+/// under it). A word wider than the room is left whole.
+pub fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 32);
+    for line in text.split_inclusive('\n') {
+        let (body, newline) = match line.strip_suffix('\n') {
+            Some(b) => (b, "\n"),
+            None => (line, ""),
+        };
+        if visible_width(body) <= width {
+            out.push_str(line);
+            continue;
+        }
+        let indent_len = body.len() - body.trim_start_matches(' ').len();
+        let indent = &body[..indent_len];
+        let mut col = 0;
+        out.push_str(indent);
+        col += indent_len;
+        let mut first = true;
+        for word in body[indent_len..].split(' ').filter(|w| !w.is_empty()) {
+            let w = visible_width(word);
+            if !first && col + 1 + w > width {
+                out.push('\n');
+                out.push_str(indent);
+                col = indent_len;
+                first = true;
+            }
+            if !first {
+                out.push(' ');
+                col += 1;
+            }
+            out.push_str(word);
+            col += w;
+            first = false;
+        }
+        out.push_str(newline);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn help_lines_are_wrapped_with_their_indent() {
+        let text = "Usage: ply\n          one two three four five six\nshort\n";
+        assert_eq!(
+            wrap(text, 24),
+            "Usage: ply\n          one two three\n          four five six\nshort\n"
+        );
+        // Colours take no room.
+        let coloured = "\x1b[1mbold\x1b[0m word";
+        assert_eq!(wrap(coloured, 9), coloured);
+        assert_eq!(wrap("a verylongword", 5), "a\nverylongword");
+    }
 
     #[test]
     fn short_text_is_quoted_whole() {

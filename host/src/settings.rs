@@ -73,6 +73,25 @@ pub fn threads(n: usize, setting: &str) -> Result<usize, String> {
     }
 }
 
+/// The most games a tournament plays (every game is laid out before the first is
+/// played: `--games`, and a round robin's pairs times `--games-per-pair`).
+pub const MAX_GAMES: u64 = 1_000_000;
+
+/// `n` if it is a number of games from 1 to [`MAX_GAMES`]; otherwise an error
+/// naming `setting` (`--games`).
+pub fn games(n: u64, setting: &str) -> Result<u64, String> {
+    if n == 0 {
+        Err(format!("{} must be at least 1", setting))
+    } else if n <= MAX_GAMES {
+        Ok(n)
+    } else {
+        Err(format!(
+            "{} {} is out of range: expected 1 to {}",
+            setting, n, MAX_GAMES
+        ))
+    }
+}
+
 /// The longest time budget, in seconds (`--time`, a tournament's `time=`).
 pub const MAX_SECONDS: f64 = 86_400.0;
 
@@ -126,57 +145,31 @@ pub fn perft_hash_mb(key_bits: u32, game: &str) -> Result<(), String> {
 }
 
 /// Checks, before any work, that `path` (given as `setting`, e.g. `--plot`) can be
-/// written: not empty, not a directory, in a directory that exists, where a file
-/// can be created. The check creates the temporary the result will be written to
-/// ([`crate::interrupt::PendingFile`]) and removes it again: nothing is left behind,
-/// and the result itself is written whole at the end or not at all.
+/// written: [`crate::files::check_output`] (a regular file or none yet, symbolic
+/// links followed, in a directory that exists, where a file can be created). Nothing
+/// is left behind, and the result itself is written whole at the end or not at all.
 pub fn output_file(path: &Path, setting: &str) -> Result<(), String> {
-    let shown = quote(&path.to_string_lossy());
-    if path.as_os_str().is_empty() {
-        return Err(format!("{} is empty: expected a file name", setting));
-    }
-    if path.is_dir() {
-        return Err(format!(
-            "{} {} is a directory: expected a file name",
-            setting, shown
-        ));
-    }
-    let parent = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    if !parent.is_dir() {
-        return Err(format!(
-            "{} {}: {} {}",
-            setting,
-            shown,
-            quote(&parent.to_string_lossy()),
-            if parent.exists() {
-                "is not a directory"
-            } else {
-                "does not exist (the directory must be there already)"
-            }
-        ));
-    }
-    crate::interrupt::PendingFile::create(path)
-        .map(drop)
-        .map_err(|e| format!("{} {}: cannot write there: {}", setting, shown, e))
+    crate::files::check_output(path, setting)
 }
 
-/// Checks `--checkpoint PATH` before any work: a file that can be written (as
-/// [`output_file`] checks), and one that does not exist yet unless `resume` (whether
-/// an existing one is a good checkpoint of this command is checked when the job is
-/// known, still before any work). Only the process that writes it checks: on the
-/// other ranks of an MPI run, which may not even see the file, this does nothing.
-pub fn checkpoint(path: &Path, resume: bool) -> Result<(), String> {
+/// Checks `--checkpoint PATH` before any work and takes its lock: a file that can
+/// be written (as [`output_file`] checks), held by no other process
+/// ([`crate::files::Lock`]: a second run on the same checkpoint is refused, naming
+/// the first), and one that does not exist yet unless `resume` (whether an
+/// existing one is a good checkpoint of this command is checked when the job is
+/// known, still before any work). The lock is held until the returned guard is
+/// dropped. Only the process that writes it checks: on the other ranks of an MPI
+/// run, which may not even see the file, this does nothing (`None`).
+pub fn checkpoint(path: &Path, resume: bool) -> Result<Option<crate::files::Lock>, String> {
     if crate::distributed::other_rank() {
-        return Ok(());
+        return Ok(None);
     }
     output_file(path, "--checkpoint")?;
+    let lock = crate::files::Lock::take(path, "--checkpoint", "give another --checkpoint file")?;
     if !resume && path.exists() {
         return Err(crate::distributed::coordinator::exists_error(path));
     }
-    Ok(())
+    Ok(Some(lock))
 }
 
 /// The `PLY_*` environment variables, parsed and checked ([`environment`]). `None`:
@@ -255,7 +248,9 @@ pub fn environment_from(get: impl Fn(&str) -> Option<OsString>) -> Result<Enviro
         if name == "PLY_KALAH_MOVE_NODES" && t == "max" {
             return Ok(Some(u64::MAX));
         }
-        if !t.bytes().all(|b| b.is_ascii_digit()) {
+        // One leading `+`, as every number ply reads (the command line's included).
+        let t = t.strip_prefix('+').unwrap_or(t);
+        if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
             return Err(format!(
                 "{}={} is not a number: {}",
                 name,
@@ -286,6 +281,16 @@ pub fn environment_from(get: impl Fn(&str) -> Option<OsString>) -> Result<Enviro
         }
         Some(d) => {
             let dir = PathBuf::from(d);
+            // A link to nothing cannot be made a directory (it "exists").
+            if !dir.exists() && dir.symlink_metadata().is_ok() {
+                let to = crate::files::destination(&dir).unwrap_or_else(|_| dir.clone());
+                return Err(format!(
+                    "PLY_TABLES_DIR={} is a symbolic link to {}, which does not exist: make \
+                     that directory, or give another",
+                    quote(&dir.to_string_lossy()),
+                    quote(&to.to_string_lossy())
+                ));
+            }
             // Missing is fine (it is made when tables are saved); a file is not.
             if dir.exists() && !dir.is_dir() {
                 return Err(format!(

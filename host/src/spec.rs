@@ -31,6 +31,55 @@ pub fn split(spec: &str) -> (&str, &str) {
     }
 }
 
+/// A spec's parameters as every game's parser takes them, the same rules for each
+/// game: in lower case (as the game's name is read: `checkers:LIMIT=5` is
+/// `checkers:limit=5`), and each parameter at most once (`checkers:unique:unique`
+/// is refused, as `kalah:empty-capture:empty-capture` always was), a parameter's
+/// name being what comes before its `=`.
+pub fn normalize_params(params: &str) -> Result<String, String> {
+    let lower = params.to_ascii_lowercase();
+    let mut seen: Vec<&str> = Vec::new();
+    for part in lower.split(':').filter(|p| !p.is_empty()) {
+        let name = part.split('=').next().unwrap_or(part);
+        if seen.contains(&name) {
+            return Err(format!("{} given twice", crate::quote::quote(name)));
+        }
+        seen.push(name);
+    }
+    Ok(lower)
+}
+
+/// What a spec names, to compare two specs: the game's type, its rules (as
+/// `Debug` writes them) and its name.
+struct Identity;
+
+impl GameCommand for Identity {
+    type Output = (std::any::TypeId, String, &'static str);
+    fn run<G: HostGame>(self, rules: G::Rules) -> Result<Self::Output, String> {
+        Ok((std::any::TypeId::of::<G>(), format!("{:?}", rules), G::NAME))
+    }
+}
+
+/// One spelling for every spec of the same game and rules, for the fingerprint a
+/// checkpoint keeps: `KALAH:6x4`, `mancala:6X4` and `kalah` are all `kalah`
+/// (the rules the bare name gives are left out), `Checkers:Limit=5` is
+/// `checkers:limit=5`. A spec that does not parse is returned as it is (the
+/// command then refuses it).
+pub fn canonical(spec: &str) -> String {
+    let Ok(id) = with_game(spec, Identity) else {
+        return spec.to_string();
+    };
+    let name = id.2;
+    if with_game(name, Identity).is_ok_and(|bare| bare == id) {
+        return name.to_string();
+    }
+    let (_, params) = split(spec.trim());
+    match normalize_params(params) {
+        Ok(p) => format!("{}:{}", name, p),
+        Err(_) => spec.to_string(),
+    }
+}
+
 /// Parses `spec` and runs `cmd` on the game it names.
 pub fn with_game<C: GameCommand>(spec: &str, cmd: C) -> Result<C::Output, String> {
     let (name, params) = split(spec.trim());
@@ -54,7 +103,14 @@ pub fn with_game<C: GameCommand>(spec: &str, cmd: C) -> Result<C::Output, String
 }
 
 fn run<G: HostGame, C: GameCommand>(spec: &str, params: &str, cmd: C) -> Result<C::Output, String> {
-    let rules = G::parse_rules(params).map_err(|e| {
+    let params = normalize_params(params).map_err(|e| {
+        format!(
+            "bad parameters in game spec {}: {}",
+            crate::quote::quote(spec),
+            e
+        )
+    })?;
+    let rules = G::parse_rules(&params).map_err(|e| {
         format!(
             "bad parameters in game spec {}: {}",
             crate::quote::quote(spec),

@@ -19,8 +19,9 @@ pub(crate) struct PositionArgs {
     /// Start from this position (the game's position text) instead of the start.
     #[arg(long)]
     pub(crate) position: Option<String>,
-    /// Play these moves first, each one validated.
-    #[arg(long, num_args = 1.., value_name = "MOVE", allow_hyphen_values = true)]
+    /// Play these moves first, each one validated; the list ends at the next option
+    /// (put a command's number, such as perft's DEPTH, before --after).
+    #[arg(long, num_args = 1.., value_name = "MOVE")]
     pub(crate) after: Vec<String>,
 }
 
@@ -170,7 +171,8 @@ pub(crate) enum Command {
         /// as -2.5,1,1,1).
         #[arg(long, allow_hyphen_values = true)]
         eval: Option<String>,
-        /// Adjudicate a draw after this many plies (0: never).
+        /// Adjudicate a draw after this many plies (0: never, as in `ply
+        /// tournament`; the game's own rules end it).
         #[arg(long, default_value_t = 0)]
         max_plies: u32,
         /// The AI's search threads (default: every core; 1 is the single-thread,
@@ -277,7 +279,8 @@ pub(crate) enum Command {
         /// Seconds an engine has to answer uci and isready.
         #[arg(long, default_value_t = 5.0)]
         startup: f64,
-        /// Adjudicate a draw after this many plies after the opening.
+        /// Adjudicate a draw after this many plies after the opening (at least 1:
+        /// a match between outside engines always has a limit).
         #[arg(long, default_value_t = 1000)]
         max_plies: u32,
         /// Seed of random openings.
@@ -348,7 +351,8 @@ pub(crate) enum Command {
         /// Seed of the openings.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Adjudicate a draw after this many plies.
+        /// Adjudicate a draw after this many plies (0: never, as in `ply play`;
+        /// the game's own rules end it).
         #[arg(long, default_value_t = 1000)]
         max_plies: u32,
         #[command(flatten)]

@@ -3,12 +3,98 @@
 
 use super::args::Command;
 
+/// A form of a command whose options differ from its other forms'.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Form {
+    /// `ply tournament GAME --a A --b B`.
+    TwoConfigs,
+    /// `ply tournament halma --strategies LIST`.
+    RoundRobin,
+}
+
+impl Form {
+    /// The form of `command` (`None`: a command of one form).
+    fn of(command: &Command) -> Option<Form> {
+        match command {
+            Command::Tournament {
+                strategies: Some(_),
+                ..
+            } => Some(Form::RoundRobin),
+            Command::Tournament { .. } => Some(Form::TwoConfigs),
+            _ => None,
+        }
+    }
+
+    /// The form in an error line.
+    fn name(self) -> &'static str {
+        match self {
+            Form::TwoConfigs => "a tournament of --a and --b",
+            Form::RoundRobin => "the round robin (--strategies)",
+        }
+    }
+}
+
+/// The options that apply to one form of their command only: each option (as clap
+/// names it, its field's name) and the form it applies to. Given in another form,
+/// an option is refused rather than ignored. (`--parallel-depth`, which applies to
+/// `ply search --algo ybwc` only, is refused by the search itself.)
+const FORM_ONLY: &[(&str, Form)] = &[
+    ("depth", Form::RoundRobin),
+    ("games_per_pair", Form::RoundRobin),
+    ("results", Form::RoundRobin),
+    ("minimax", Form::RoundRobin),
+    ("games", Form::TwoConfigs),
+    ("random_plies", Form::TwoConfigs),
+    ("max_plies", Form::TwoConfigs),
+];
+
+/// The options of the subcommand in `matches` given on the command line (not
+/// defaults), by clap's names: what [`check_form`] looks at.
+pub(crate) fn given_options(matches: &clap::ArgMatches) -> Vec<String> {
+    let Some((_, sub)) = matches.subcommand() else {
+        return Vec::new();
+    };
+    FORM_ONLY
+        .iter()
+        .map(|(name, _)| *name)
+        .filter(|name| sub.ids().any(|id| id.as_str() == *name))
+        .filter(|name| sub.value_source(name) == Some(clap::parser::ValueSource::CommandLine))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Refuses an option `given` that does not apply to the form of `command`
+/// ([`FORM_ONLY`]).
+fn check_form(command: &Command, given: &[String]) -> Result<(), String> {
+    let Some(form) = Form::of(command) else {
+        return Ok(());
+    };
+    for (name, applies) in FORM_ONLY {
+        if *applies != form && given.iter().any(|g| g == name) {
+            return Err(format!(
+                "--{} applies to {}, not to {}",
+                name.replace('_', "-"),
+                applies.name(),
+                form.name()
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Checks every setting of the command line and the environment before any work:
-/// sizes and thread counts in range and affordable, output files writable
-/// ([`ply_host::settings`]).
-pub(super) fn check_settings(command: &Command) -> Result<(), String> {
+/// sizes and thread counts in range and affordable, output files writable and each
+/// its own file ([`ply_host::settings`], [`ply_host::files`]). Returns the locks of
+/// the command's checkpoints ([`ply_host::files::Lock`]), to hold while it runs.
+pub(super) fn check_settings(
+    command: &Command,
+    given: &[String],
+) -> Result<Vec<ply_host::files::Lock>, String> {
     use ply_host::settings;
+    check_form(command, given)?;
     settings::environment()?;
+    check_outputs_distinct(command)?;
+    let mut locks = Vec::new();
     match command {
         Command::Perft {
             threads,
@@ -21,7 +107,7 @@ pub(super) fn check_settings(command: &Command) -> Result<(), String> {
                 settings::hash_mb(*mb, "--hash-mb")?;
             }
             if let Some(path) = &checkpoint.checkpoint {
-                settings::checkpoint(path, checkpoint.resume)?;
+                locks.extend(settings::checkpoint(path, checkpoint.resume)?);
             }
         }
         Command::Search {
@@ -56,13 +142,20 @@ pub(super) fn check_settings(command: &Command) -> Result<(), String> {
             threads,
             results,
             checkpoint,
+            strategies,
+            games,
             ..
         } => {
+            // The games are laid out before the first is played: a count past the
+            // round robin's limit would take its memory first.
+            if strategies.is_none() {
+                settings::games(u64::from(*games), "--games")?;
+            }
             if let Some(n) = threads {
                 settings::threads(*n, "--threads")?;
             }
             if let Some(path) = &checkpoint.checkpoint {
-                settings::checkpoint(path, checkpoint.resume)?;
+                locks.extend(settings::checkpoint(path, checkpoint.resume)?);
             }
             // Only rank 0 of an MPI run writes the results.
             if let (Some(path), false) = (results, ply_host::distributed::other_rank()) {
@@ -73,7 +166,7 @@ pub(super) fn check_settings(command: &Command) -> Result<(), String> {
             checkpoint, resume, ..
         } => {
             if let Some(path) = checkpoint {
-                settings::checkpoint(path, *resume)?;
+                locks.extend(settings::checkpoint(path, *resume)?);
             }
         }
         Command::Engine {
@@ -101,7 +194,7 @@ pub(super) fn check_settings(command: &Command) -> Result<(), String> {
         Command::Moves { .. } | Command::Verify { .. } => {}
     }
     // Commands not yet dealt out to the ranks of an MPI run.
-    match command {
+    let one_process = match command {
         Command::Moves { .. } => ply_host::distributed::one_process_only("moves"),
         Command::Search { .. } => ply_host::distributed::one_process_only("search"),
         Command::Solve { game, .. } => {
@@ -117,7 +210,29 @@ pub(super) fn check_settings(command: &Command) -> Result<(), String> {
         Command::Match { .. } => ply_host::distributed::one_process_only("match"),
         Command::Verify { .. } => ply_host::distributed::one_process_only("verify"),
         Command::Perft { .. } | Command::Tournament { .. } => Ok(()),
+    };
+    one_process.map(|()| locks)
+}
+
+/// Refuses one file given for two of the command's outputs
+/// ([`ply_host::files::check_distinct`]).
+fn check_outputs_distinct(command: &Command) -> Result<(), String> {
+    use std::path::Path;
+    let mut outputs: Vec<(&str, &Path)> = Vec::new();
+    if let Command::Tournament {
+        results,
+        checkpoint,
+        ..
+    } = command
+    {
+        if let Some(r) = results {
+            outputs.push(("--results", Path::new(r)));
+        }
+        if let Some(c) = &checkpoint.checkpoint {
+            outputs.push(("--checkpoint", c));
+        }
     }
+    ply_host::files::check_distinct(&outputs)
 }
 
 /// Whether the game's solve deals its work out to the ranks of an MPI run

@@ -7,4 +7,5 @@ mod checks;
 mod run;
 
 pub(crate) use args::Cli;
+pub(crate) use checks::given_options;
 pub(crate) use run::{error_status, run};

@@ -5,7 +5,7 @@
 use ply_host::commands::{
     bench, engine, moves, perft, play, r#match, search, solve, tournament, verify,
 };
-use ply_host::spec::with_game;
+use ply_host::spec::{canonical, with_game};
 
 use super::args::{Cli, Command, PositionArgs};
 use super::checks::check_settings;
@@ -14,8 +14,10 @@ const MAX_PERFT_DEPTH: u32 = 64;
 
 /// Runs the command; `Ok` holds the exit status (0, or 1 when `ply verify` found a
 /// difference).
-pub(crate) fn run(cli: Cli) -> Result<u8, String> {
-    check_settings(&cli.command)?;
+/// `given` names the options given on the command line ([`super::given_options`]).
+pub(crate) fn run(cli: Cli, given: &[String]) -> Result<u8, String> {
+    // The checkpoints' locks, held until the command ends.
+    let _locks = check_settings(&cli.command, given)?;
     if let Command::Verify {
         game,
         command,
@@ -119,7 +121,7 @@ fn run_command(command: Command) -> Result<(), String> {
             }
             // What the count depends on (not --threads, --divide or the ranks).
             let command = command_line(
-                &["perft", &game, &depth.to_string()],
+                &["perft", &canonical(&game), &depth.to_string()],
                 &pos,
                 &[("--unique", unique.then(String::new))],
             );
@@ -262,7 +264,7 @@ fn run_command(command: Command) -> Result<(), String> {
         } => {
             // What the games depend on (not --threads, the games played at once).
             let command = command_line(
-                &["tournament", &game],
+                &["tournament", &canonical(&game)],
                 &PositionArgs::default(),
                 &[
                     ("--strategies", Some(list.clone())),
@@ -306,7 +308,7 @@ fn run_command(command: Command) -> Result<(), String> {
             // What the games depend on (--threads as given: its default is each
             // machine's cores).
             let command = command_line(
-                &["tournament", &game],
+                &["tournament", &canonical(&game)],
                 &PositionArgs::default(),
                 &[
                     ("--a", Some(a.clone())),

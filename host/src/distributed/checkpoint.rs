@@ -136,6 +136,9 @@ pub fn load<R: Record>(
     items: usize,
 ) -> Result<Option<Vec<Option<R>>>, String> {
     let shown = quote(&path.to_string_lossy());
+    // A fifo or a device is never read (one blocks, /dev/zero never ends).
+    crate::files::regular_or_missing(path)
+        .map_err(|e| format!("cannot read checkpoint {}: {}", shown, e))?;
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -153,14 +156,40 @@ pub fn load<R: Record>(
              again",
                 shown
             ),
-            Refused::OtherJob(other) => format!(
-                "checkpoint {} belongs to another command ({}; this one is {}): give the \
-             command that wrote it, or another --checkpoint file",
-                shown,
-                quote(&other),
-                quote(fingerprint)
-            ),
+            Refused::OtherJob(other) => {
+                let (theirs, ours) = differing(&other, fingerprint);
+                format!(
+                    "checkpoint {} belongs to another command ({}; this one is {}): give \
+                     the command that wrote it, or another --checkpoint file",
+                    shown,
+                    quote(&theirs),
+                    quote(&ours)
+                )
+            }
         })
+}
+
+/// Two fingerprints from the word where they first differ, `…` marking what was
+/// left off in front: an error line quotes each at most 60 characters
+/// ([`quote`]), and two commands that differ late (a long `--after` list, the
+/// job's description) would otherwise look the same. Fingerprints that differ in
+/// their first word are returned whole.
+pub fn differing(theirs: &str, ours: &str) -> (String, String) {
+    let common = theirs
+        .char_indices()
+        .zip(ours.chars())
+        .find(|((_, a), b)| a != b)
+        .map(|((i, _), _)| i)
+        .unwrap_or_else(|| theirs.len().min(ours.len()));
+    // Back to the start of the word the difference is in.
+    let start = theirs[..common].rfind(' ').map_or(0, |i| i + 1);
+    if start == 0 {
+        return (theirs.to_string(), ours.to_string());
+    }
+    (
+        format!("…{}", &theirs[start..]),
+        format!("…{}", &ours[start..]),
+    )
 }
 
 #[cfg(test)]
@@ -172,6 +201,19 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         dir
+    }
+
+    #[test]
+    fn fingerprints_are_shown_from_where_they_differ() {
+        assert_eq!(
+            differing("ply perft checkers 9; x", "ply perft checkers 11; x"),
+            ("…9; x".to_string(), "…11; x".to_string())
+        );
+        assert_eq!(differing("j", "k"), ("j".to_string(), "k".to_string()));
+        assert_eq!(
+            differing("ply a b", "ply a b c"),
+            ("…b".to_string(), "…b c".to_string())
+        );
     }
 
     #[test]

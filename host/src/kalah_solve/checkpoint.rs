@@ -67,6 +67,35 @@ impl Record for TaskState {
     }
 }
 
+/// Refuses a checkpoint (at `shown`, quoted) whose records hold a bound no game
+/// from `game` can score: each bound is a store difference, at most the seeds on
+/// the board either way, or the "nothing proved yet" of
+/// [`super::proved::UNKNOWN`]. A file with a good checksum can still have been
+/// written by hand: its values would otherwise be printed as the solve's.
+pub fn check_ranges(
+    records: &[Option<TaskState>],
+    game: &Kalah,
+    shown: &str,
+) -> Result<(), String> {
+    use ply_core::Player;
+    let total =
+        (game.seeds_in_play() + game.store(Player::First) + game.store(Player::Second)) as i32;
+    let (unknown_lo, unknown_hi) = super::proved::UNKNOWN;
+    let fits = |v: i32| (-total..=total).contains(&v);
+    for t in records.iter().flatten() {
+        for (v, unknown) in [(t.lo, unknown_lo), (t.hi, unknown_hi)] {
+            if v != unknown && !fits(v) {
+                return Err(format!(
+                    "checkpoint {} holds the value {}, outside what this board can score \
+                     (-{} to {}): it is damaged, remove it to start again",
+                    shown, v, total, total
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// What a solve of `game` is, for the checkpoint: another game, rule, position or
 /// node budget is another solve. Threads, table sizes and the like change how fast a
 /// solve goes, never what it finds, so a solve can resume with other ones.

@@ -140,7 +140,13 @@ pub fn solve(
     let items = 1 + game.legal_moves().len();
     let fingerprint = checkpoint::fingerprint(game, move_nodes);
     let resumed = match (&options.checkpoint, options.resume) {
-        (Some(path), true) => crate::distributed::checkpoint::load(path, &fingerprint, items)?,
+        (Some(path), true) => {
+            let r = crate::distributed::checkpoint::load(path, &fingerprint, items)?;
+            if let Some(r) = &r {
+                checkpoint::check_ranges(r, game, &quote(&path.to_string_lossy()))?;
+            }
+            r
+        }
         _ => None,
     };
     let resuming = resumed.is_some();

@@ -177,8 +177,9 @@ fn in_chunks(
 
 /// Where the endgame tables live: `PLY_TABLES_DIR` (`dir`, checked by
 /// [`crate::settings::environment`]: never empty), else the user's cache directory.
-/// An empty `XDG_CACHE_HOME` or `HOME` counts as unset (the XDG rule), so tables
-/// never land in the current directory by accident.
+/// An empty `XDG_CACHE_HOME` or `HOME` counts as unset (the XDG rule); with neither
+/// set the tables go to `.ply-tables` in the current directory (docs/games/kalah.md
+/// says so).
 fn tables_dir(dir: Option<PathBuf>) -> PathBuf {
     if let Some(d) = dir {
         return d;
@@ -295,6 +296,38 @@ pub(super) fn load_or_build_tables(
             return Ok((TableMemory::Packed(p), note));
         }
     }
+    // One build of a file at a time (the ranks of an MPI run on one machine, two
+    // solves started together): a second process building the same tables would
+    // compute them twice and write over the first's file. It waits for the first
+    // instead, then maps or reads what that one saved. Taken before the memory for
+    // the entries, and only where the file can be saved at all (its directory
+    // there or made); a lock that cannot be taken (a file system without locks)
+    // builds as before.
+    let _lock = if fs::create_dir_all(&dir).is_ok() {
+        match crate::files::Lock::attempt(&path, false) {
+            Ok(crate::files::Attempt::Taken(lock)) => Some(lock),
+            Ok(crate::files::Attempt::Held(pid)) => {
+                progress(&format!(
+                    "endgame tables: waiting for {}, which is building {}",
+                    crate::files::holder(pid),
+                    path.display()
+                ));
+                drop(crate::files::Lock::attempt(&path, true));
+                return load_or_build_tables(
+                    pits,
+                    empty_capture,
+                    seeds,
+                    map,
+                    threads,
+                    Some(dir),
+                    progress,
+                );
+            }
+            Err(_) => None,
+        }
+    } else {
+        None
+    };
     let mut values: Vec<AtomicI8> = crate::memory::huge_page_capacity(
         len,
         &format!(

@@ -51,8 +51,8 @@ fn perft_with_a_checkpoint_counts_the_same_and_refuses_what_is_not_its_own() {
     // Another command's checkpoint, a damaged one, none that can be written.
     one_error_line(
         &ply(&["perft", "checkers", "6", "--checkpoint", c, "--resume"]),
-        "belongs to another command ('ply perft checkers 7; 9105 distinct positions at ply 6'; this one \
-         is 'ply perft checkers 6",
+        "belongs to another command ('…7; 9105 distinct positions at ply 6'; this one \
+         is '…6; ",
     );
     one_error_line(
         &ply(&[

@@ -7,7 +7,10 @@
 //!   error, and that line starts with `error:`;
 //! * on a failure, nothing written to the endgame table directory;
 //! * no run outlives its time limit (a hang or a huge amount of work the settings
-//!   should have refused).
+//!   should have refused);
+//! * (issue 49) the file targets given as outputs ([`FILE_TARGETS`]: a directory, a
+//!   fifo, links, a read-only directory) are never replaced, `/dev/full` stays a
+//!   device, and no temporary or lock file is left, whatever the run's end.
 //!
 //! The pools below mix valid values (small enough that every valid run is quick)
 //! with the malformed ones probing found: empty, negative, wrapping, huge, non-ASCII,
@@ -29,11 +32,77 @@ mod pools;
 use cases::case;
 use pools::Rng;
 
+/// The file targets made afresh in the output directory before each case (issue
+/// 49), which the cases give as output files: a directory, a fifo, a link to
+/// nothing yet, a link to `/dev/full`, a link to the directory, and a directory
+/// that cannot be written (where the test does not run as root).
+const FILE_TARGETS: &[&str] = &["dir", "fifo", "link", "devlink", "dirlink", "ro"];
+
+/// Makes [`FILE_TARGETS`] in `out`.
+fn make_targets(out: &Path) {
+    use std::os::unix::fs::{symlink, PermissionsExt};
+    std::fs::create_dir(out.join("dir")).unwrap();
+    let ok = Command::new("mkfifo")
+        .arg(out.join("fifo"))
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(ok, "mkfifo");
+    symlink("target", out.join("link")).unwrap();
+    symlink("/dev/full", out.join("devlink")).unwrap();
+    symlink("dir", out.join("dirlink")).unwrap();
+    std::fs::create_dir(out.join("ro")).unwrap();
+    std::fs::set_permissions(out.join("ro"), std::fs::Permissions::from_mode(0o555)).unwrap();
+}
+
+/// What a case left in `out` that it should not have: a temporary or lock file,
+/// or a file target replaced (the fifo no longer a fifo, a link no longer a link,
+/// `/dev/full` no longer a device). Result files (`plot.svg`, `results.csv`, the
+/// link's `target`, a checkpoint) may stay.
+fn out_problems(out: &Path) -> Vec<String> {
+    use std::os::unix::fs::FileTypeExt;
+    let mut problems = Vec::new();
+    for name in files_in(out) {
+        if name.contains(".tmp") || name.ends_with(".lock") {
+            problems.push(format!("{} left behind", name));
+        }
+    }
+    let kind = |name: &str| std::fs::symlink_metadata(out.join(name)).map(|m| m.file_type());
+    if !kind("fifo").is_ok_and(|t| t.is_fifo()) {
+        problems.push("the fifo was replaced".into());
+    }
+    for link in ["link", "devlink", "dirlink"] {
+        if !kind(link).is_ok_and(|t| t.is_symlink()) {
+            problems.push(format!("{} was replaced", link));
+        }
+    }
+    if !kind("dir").is_ok_and(|t| t.is_dir()) {
+        problems.push("the directory was replaced".into());
+    }
+    let full = std::fs::symlink_metadata("/dev/full").map(|m| m.file_type());
+    if !full.is_ok_and(|t| t.is_char_device()) {
+        problems.push("/dev/full was replaced".into());
+    }
+    for dir in ["dir", "ro"] {
+        for name in files_in(&out.join(dir)) {
+            if name.contains(".tmp") || name.ends_with(".lock") {
+                problems.push(format!("{}/{} left behind", dir, name));
+            }
+        }
+    }
+    problems
+}
+
 /// Cases run per test run.
 const CASES: usize = 300;
 
 /// The most one case may take; every valid run in the pools takes far less.
 const LIMIT: Duration = Duration::from_secs(20);
+
+/// Makes `out`'s read-only directory writable again, so that it can be removed.
+fn make_writable(out: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    let _ = std::fs::set_permissions(out.join("ro"), std::fs::Permissions::from_mode(0o755));
+}
 
 fn files_in(dir: &Path) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(dir)
@@ -192,12 +261,22 @@ fn random_command_lines_never_panic_and_fail_with_one_line() {
     let mut failures = Vec::new();
     let mut successes = 0;
     for i in 0..cases {
+        make_writable(&out_dir);
         let _ = std::fs::remove_dir_all(&out_dir);
         std::fs::create_dir_all(&out_dir).unwrap();
+        make_targets(&out_dir);
         let (args, env) = case(&mut rng, &out_dir);
         let full = cfg!(target_os = "linux") && rng.chance(8);
         let t = Instant::now();
-        match check(&args, &env, &tables, full) {
+        let checked = check(&args, &env, &tables, full).and_then(|ok| {
+            let problems = out_problems(&out_dir);
+            if problems.is_empty() {
+                Ok(ok)
+            } else {
+                Err(problems.join("; "))
+            }
+        });
+        match checked {
             Ok(ok) => successes += usize::from(ok),
             Err(problem) => {
                 let to = if full { " > /dev/full" } else { "" };
@@ -214,6 +293,7 @@ fn random_command_lines_never_panic_and_fail_with_one_line() {
             println!("slow case {} ({:?}): {}", i, t.elapsed(), show(&args, &env));
         }
     }
+    make_writable(&out_dir);
     let _ = std::fs::remove_dir_all(&base);
     println!(
         "{} cases in {:?}, {} succeeded",

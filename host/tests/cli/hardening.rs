@@ -12,6 +12,8 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 mod arguments;
+mod files;
+mod options;
 mod play;
 mod resources;
 

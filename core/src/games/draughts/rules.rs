@@ -194,14 +194,18 @@ impl Rules {
                     .map_err(|r| ParseError::new(r, at))?;
             } else if let Some(v) = part.strip_prefix("repeat=") {
                 let n: u8 = v.parse().map_err(|_| {
-                    ParseError::new("repeat= takes the occurrence that draws (0 = never)", at)
+                    ParseError::new(
+                        "repeat= takes the occurrence that draws: 2 to 255, or 0 for never",
+                        at,
+                    )
                 })?;
                 rules = rules
                     .with_repetition(n)
                     .map_err(|r| ParseError::new(r, at))?;
             } else if i == 0 {
                 return Err(ParseError::new(
-                    "unknown variant: expected 'english' or 'calgary'",
+                    "unknown variant: expected 'english' or 'calgary' (or limit=N, repeat=N, \
+                     unique)",
                     at,
                 ));
             } else {

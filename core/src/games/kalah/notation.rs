@@ -200,7 +200,14 @@ impl fmt::Debug for Kalah {
     }
 }
 
+/// A whole number in decimal digits, one leading `+` allowed (as every number ply
+/// reads: Rust's `str::parse` takes one too); too many digits saturate, for the
+/// caller's range check to refuse.
 fn parse_number(text: &str, offset: usize) -> Result<u32, ParseError> {
+    let (text, offset) = match text.strip_prefix('+') {
+        Some(rest) => (rest, offset + 1),
+        None => (text, offset),
+    };
     if text.is_empty() {
         return Err(ParseError::new("expected a number", offset));
     }

@@ -38,7 +38,8 @@ pub struct Tournament {
     pub random_plies: u32,
     /// Seed for the openings.
     pub seed: u64,
-    /// Adjudicate a draw after this many plies.
+    /// Adjudicate a draw after this many plies (0: never, as `ply play`'s; the
+    /// game's own rules end it).
     pub max_plies: u32,
     /// Search threads of a configuration that does not say `threads=N`.
     pub threads: usize,
@@ -179,7 +180,10 @@ pub fn play_one<G: HostGame>(
 ) -> Result<(Outcome, [u64; 2]), String> {
     let mut g = start;
     let mut nodes = [0u64; 2];
-    for _ in 0..max_plies {
+    // 0: no limit, as in `ply play` (the game's own rules end it).
+    let mut plies = 0u32;
+    while max_plies == 0 || plies < max_plies {
+        plies = plies.saturating_add(1);
         if g.outcome().is_over() {
             return Ok((g.outcome(), nodes));
         }

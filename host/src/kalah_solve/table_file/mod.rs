@@ -174,6 +174,10 @@ pub enum Problem {
     Truncated(u32),
     /// This layer fails its checksum (the layers before it are good).
     DamagedLayer(u32),
+    /// Not a regular file: what it is (`a directory`, `a fifo`:
+    /// [`crate::files::kind_of`]). It is never opened (a fifo would block) and
+    /// never replaced.
+    NotRegular(&'static str),
 }
 
 impl std::fmt::Display for Problem {
@@ -191,6 +195,7 @@ impl std::fmt::Display for Problem {
                 f,
                 "the layer of {n} seeds in play fails its checksum (damaged file)"
             ),
+            Problem::NotRegular(kind) => write!(f, "it is {kind}, not a table file"),
         }
     }
 }
@@ -280,6 +285,9 @@ pub fn header_of_format(
     empty_capture: bool,
     version: u32,
 ) -> Option<Header> {
+    if not_regular(path).is_some() {
+        return None;
+    }
     let mut r = std::io::BufReader::new(fs::File::open(path).ok()?);
     read_header(&mut r, pits, empty_capture, version).ok()
 }
@@ -307,6 +315,15 @@ const PIECE: usize = 1 << 20;
 /// used.
 type Opened = Result<(std::io::BufReader<fs::File>, Header), Problem>;
 
+/// What `path` is when it is there but not a regular file (symbolic links
+/// followed): a table file is never opened there.
+fn not_regular(path: &Path) -> Option<&'static str> {
+    fs::metadata(path)
+        .ok()
+        .filter(|m| !m.is_file())
+        .map(|m| crate::files::kind_of(&m))
+}
+
 /// Opens the table file at `path` and reads its header: `None` when there is no
 /// file; the problem when its header does not check out.
 fn open(
@@ -315,6 +332,9 @@ fn open(
     empty_capture: bool,
     version: u32,
 ) -> Result<Option<Opened>, String> {
+    if let Some(kind) = not_regular(path) {
+        return Ok(Some(Err(Problem::NotRegular(kind))));
+    }
     let file = match fs::File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -504,6 +524,9 @@ pub fn map(
     seeds: u32,
     threads: usize,
 ) -> Result<Option<Mapped>, String> {
+    if not_regular(path).is_some() {
+        return Ok(None);
+    }
     let Ok(file) = fs::File::open(path) else {
         return Ok(None);
     };

@@ -51,7 +51,18 @@ pub(super) fn case(rng: &mut Rng, out_dir: &Path) -> (Vec<String>, Vec<(String, 
     };
     let plot = out_dir.join("plot.svg").to_string_lossy().into_owned();
     let results = out_dir.join("results.csv").to_string_lossy().into_owned();
-    let paths: Vec<&str> = vec![&plot, &results, BAD, "/nonexistent/dir/x", "", "."];
+    // Issue 49: the file targets the caller made in out_dir (FILE_TARGETS), each
+    // once as it is and once as a directory path (`dir/`).
+    let targets: Vec<String> = FILE_TARGETS
+        .iter()
+        .flat_map(|t| {
+            let p = out_dir.join(t).to_string_lossy().into_owned();
+            [p.clone(), format!("{}/", p)]
+        })
+        .collect();
+    let mut paths: Vec<&str> = vec![&plot, &results, BAD, "/nonexistent/dir/x", "", "."];
+    paths.extend(targets.iter().map(String::as_str));
+    let checkpoints: Vec<&str> = paths[3..].to_vec();
     match cmd {
         "perft" => {
             if rng.chance(90) {
@@ -63,6 +74,12 @@ pub(super) fn case(rng: &mut Rng, out_dir: &Path) -> (Vec<String>, Vec<(String, 
                     1 => args.push("--divide".into()),
                     2 => args.push("--unique".into()),
                     3 => flag(rng, &mut args, "--position", &positions),
+                    4 if rng.chance(3) => {
+                        flag(rng, &mut args, "--checkpoint", &checkpoints);
+                        if rng.chance(2) {
+                            args.push("--resume".into());
+                        }
+                    }
                     _ => flag(rng, &mut args, "--after", &moves),
                 }
             }
@@ -180,9 +197,10 @@ pub(super) fn case(rng: &mut Rng, out_dir: &Path) -> (Vec<String>, Vec<(String, 
                 );
                 flag(rng, &mut args, "--depth", &["1", BAD, "0", "9"]);
                 for _ in 0..rng.below(3) {
-                    match rng.below(3) {
+                    match rng.below(4) {
                         0 => flag(rng, &mut args, "--threads", THREADS),
                         1 => flag(rng, &mut args, "--results", &paths),
+                        2 => flag(rng, &mut args, "--checkpoint", &paths),
                         _ => args.push("--minimax".into()),
                     }
                 }

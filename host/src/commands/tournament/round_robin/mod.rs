@@ -104,7 +104,7 @@ fn play_game<B: HalmaBoard>(
 
 /// The most games a round robin plays (all its games are laid out before the first
 /// is played).
-pub const MAX_ROUND_ROBIN_GAMES: u64 = 1_000_000;
+pub const MAX_ROUND_ROBIN_GAMES: u64 = crate::settings::MAX_GAMES;
 
 /// Runs the round robin on board `B` under `rules` (in this process: see
 /// [`round_robin_on_ranks`] for a run that may be one rank of several).
