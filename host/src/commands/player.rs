@@ -3,7 +3,7 @@
 //! moves through it, and it searches through the one entry point,
 //! [`crate::parallel::run`].
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use ply_core::search::{Limits, SearchReport};
 
@@ -178,26 +178,81 @@ impl<G: HostGame> Ai<G> {
         self.tables = Tables::new();
     }
 
+    /// Loads what the evaluation needs for `game`'s board (Kalah's endgame tables,
+    /// [`HostGame::ready_eval`]; once a process), waiting for it. [`Ai::choose`] does
+    /// this first; a caller that times the move itself can call it before.
+    pub fn prepare(&self, game: &G) {
+        G::ready_eval(&self.config.eval, game, None);
+    }
+
     /// Chooses a move in `game`, calling `progress` after each iteration (the
-    /// engine-based strategies). The time budget counts from this call.
+    /// engine-based strategies). The time budget counts from when the evaluation is
+    /// ready ([`Ai::prepare`]: on the first move on a board, its load is waited for
+    /// first).
     pub fn choose(
         &mut self,
         game: &G,
         progress: &mut dyn FnMut(&SearchReport<G::Move>),
     ) -> Result<SearchReport<G::Move>, String> {
+        self.prepare(game);
         self.choose_from(game, Instant::now(), progress)
     }
 
     /// Like [`Ai::choose`], with the time budget counted from `turn_start`: the
     /// moment the turn began, so that what happened since (printing the board,
     /// starting the process) is part of the move's time.
+    ///
+    /// Under a time budget a load of the evaluation's (its first move on a board) is
+    /// waited for a quarter of the move's time at most, the move searched without it
+    /// if it is not done by then; then, for a game with an exact solver that the
+    /// evaluation uses ([`HostGame::solved_move`], Kalah's `tables`), the solver gets
+    /// up to [`SOLVER_SHARE`] of the move's time, and its move is played if it proves
+    /// one best in time; else the search gets what is left, on a clock started where
+    /// the solver stopped. Under a depth or node budget the evaluation's load is
+    /// waited for, and the search alone chooses.
     pub fn choose_from(
         &mut self,
         game: &G,
         turn_start: Instant,
         progress: &mut dyn FnMut(&SearchReport<G::Move>),
     ) -> Result<SearchReport<G::Move>, String> {
-        self.choose_on(game, WallClock::started_at(turn_start), progress)
+        let mut limits = self.config.budget.limits();
+        let wait_until = limits
+            .time_ms
+            .map(|ms| turn_start + Duration::from_millis(ms / 4));
+        let eval = G::ready_eval(&self.config.eval, game, wait_until);
+        let mut clock = WallClock::started_at(turn_start);
+        if let Some(ms) = limits.time_ms {
+            let solver_start = Instant::now();
+            let deadline = turn_start + Duration::from_secs_f64(ms as f64 / 1000.0 * SOLVER_SHARE);
+            if let Some(mut r) = game.solved_move(&eval, deadline) {
+                r.elapsed_ms = turn_start.elapsed().as_millis() as u64;
+                progress(&r);
+                return Ok(r);
+            }
+            let solver = solver_start.elapsed();
+            let solver_ms = solver.as_millis() as u64;
+            limits.time_ms = Some(ms.saturating_sub(solver_ms).max(1));
+            clock = WallClock::started_at(turn_start + solver);
+        }
+        let options = Options {
+            threads: self.config.threads,
+            parallel_depth: self.config.parallel_depth,
+            hash_mb: self.config.hash_mb,
+            table_slots: None,
+            switches: G::engine_switches().overlaid(&self.config.switches),
+        };
+        crate::parallel::run(
+            self.config.algo,
+            game,
+            limits,
+            &eval,
+            &options,
+            &mut self.tables,
+            clock,
+            progress,
+        )
+        .map_err(|e| e.to_string())
     }
 
     /// Like [`Ai::choose`], on `clock`: the time budget counts from its start, and a
@@ -229,6 +284,10 @@ impl<G: HostGame> Ai<G> {
         .map_err(|e| e.to_string())
     }
 }
+
+/// The most of a move's time (under a time budget) an exact solver may take before
+/// the search ([`Ai::choose_from`]).
+pub const SOLVER_SHARE: f64 = 0.5;
 
 #[cfg(test)]
 mod tests {

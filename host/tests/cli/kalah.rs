@@ -226,7 +226,7 @@ fn bad_kalah_input_gives_one_clear_line() {
             &[
                 "play", "kalah", "--first", "ai", "--second", "ai", "--eval", "x",
             ],
-            "expected ply or store",
+            "expected tables, ply or store",
         ),
     ];
     for (args, needle) in cases {
@@ -316,4 +316,129 @@ fn first_guesses_on_several_threads_belong_to_their_moves() {
         exact.sort();
         assert_eq!(guessed, exact, "{}: {}", spec, line);
     }
+}
+
+/// `ply` with `args`, the tables in `tables`, and `env` set besides.
+fn ply_env_with(args: &[&str], tables: &std::path::Path, env: &[(&str, &str)]) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_ply"));
+    c.args(args)
+        .env("PLY_TABLES_DIR", tables)
+        .env("PLY_THREADS", "2");
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().expect("run ply")
+}
+
+/// The value after `key: ` on the line that starts with it.
+fn field<'a>(text: &'a str, key: &str) -> &'a str {
+    text.lines()
+        .find_map(|l| l.strip_prefix(key))
+        .unwrap_or_else(|| panic!("no {key} line in {text}"))
+        .trim()
+}
+
+/// Exact play (docs/games/kalah.md): on Kalah(4,3) the default evaluation, `tables`,
+/// builds the board's endgame tables on the spot (24 seeds in play: all of them) and
+/// `ply search` then plays one of `ply solve`'s best moves and values it as the
+/// solved final margin (`4 × margin + 4096` for a win), under a depth budget (the
+/// engine over the tables) and a time budget (the solver at the root); `--eval ply`
+/// and `PLY_KALAH_TABLE_SEEDS=0` turn the tables off.
+#[test]
+fn search_with_tables_plays_the_solved_best_move() {
+    let d = tmp_dir("exact");
+    let first = ply_env(&["search", "kalah:4x3", "--depth", "1"], &d);
+    assert!(first.status.success(), "{}", err(&first));
+    assert!(
+        err(&first).contains("endgame tables: built 24 seeds in play"),
+        "{}",
+        err(&first)
+    );
+    assert!(d.join("kalah-4pits-seed-rules.v3.tbl").exists());
+    let afters: [&[&str]; 5] = [
+        &[],
+        &["1"],
+        &["2", "3"],
+        &["4", "1", "2"],
+        &["3", "1", "4", "2"],
+    ];
+    for after in afters {
+        let with_after = |args: &[&str]| -> Vec<String> {
+            let mut v: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+            if !after.is_empty() {
+                v.push("--after".into());
+                v.extend(after.iter().map(|s| s.to_string()));
+            }
+            v
+        };
+        let run = |args: &[&str], env: &[(&str, &str)]| -> Output {
+            let args = with_after(args);
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            ply_env_with(&args, &d, env)
+        };
+        let solved = run(&["solve", "kalah:4x3"], &[]);
+        assert!(solved.status.success(), "{}", err(&solved));
+        let solved = out(&solved);
+        let value: i32 = field(&solved, "value:").parse().unwrap();
+        let best: Vec<&str> = field(&solved, "best moves:").split(' ').collect();
+        let want = 4 * value + 4096 * value.signum();
+        for budget in [["--depth", "1"], ["--depth", "4"], ["--time", "0.3"]] {
+            let o = run(&["search", "kalah:4x3", budget[0], budget[1]], &[]);
+            assert!(o.status.success(), "{}", err(&o));
+            let text = out(&o);
+            let mv = field(&text, "best move:");
+            assert!(
+                best.contains(&mv),
+                "{after:?} {budget:?}: {mv} not in {best:?}"
+            );
+            assert_eq!(
+                field(&text, "value:"),
+                want.to_string(),
+                "{after:?} {budget:?}"
+            );
+            // Mapped from the file built by the first run, not built again.
+            assert!(!err(&o).contains("built"), "{}", err(&o));
+        }
+        // Without the tables the engine values the position by its heuristic.
+        let heuristic = run(
+            &["search", "kalah:4x3", "--depth", "1", "--eval", "ply"],
+            &[],
+        );
+        let off = run(
+            &["search", "kalah:4x3", "--depth", "1"],
+            &[("PLY_KALAH_TABLE_SEEDS", "0")],
+        );
+        for o in [&heuristic, &off] {
+            assert!(o.status.success(), "{}", err(o));
+            assert!(!err(o).contains("endgame tables"), "{}", err(o));
+            assert_ne!(field(&out(o), "value:"), want.to_string(), "{after:?}");
+        }
+        assert_eq!(
+            field(&out(&heuristic), "value:"),
+            field(&out(&off), "value:")
+        );
+    }
+}
+
+/// With no table file for its board, the default evaluation builds the tables that
+/// take about a second (Kalah(6,4): 14 seeds in play), says how to get the default
+/// ones, and a later run maps the file.
+#[test]
+fn search_builds_small_tables_once_and_names_the_default_ones() {
+    let d = tmp_dir("cheap");
+    let o = ply_env(&["search", "kalah", "--depth", "6"], &d);
+    assert!(o.status.success(), "{}", err(&o));
+    let e = err(&o);
+    assert!(e.contains("endgame tables: built 14 seeds in play"), "{e}");
+    assert!(
+        e.contains("PLY_KALAH_TABLE_SEEDS=20 builds the default tables"),
+        "{e}"
+    );
+    let again = ply_env(&["search", "kalah", "--depth", "6"], &d);
+    assert!(
+        err(&again).contains("endgame tables: mapped 14 seeds in play"),
+        "{}",
+        err(&again)
+    );
+    assert_eq!(out(&o).lines().next(), out(&again).lines().next());
 }

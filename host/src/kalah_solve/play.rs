@@ -1,0 +1,253 @@
+//! Exact play: the endgame tables and the exact solver for the AI players that
+//! `search`, `play`, `tournament`, `bench` and every other command move through
+//! ([`crate::commands::player::Ai`], by way of the Kalah adapter's
+//! [`HostGame::ready_eval`](crate::HostGame::ready_eval) and
+//! [`HostGame::solved_move`](crate::HostGame::solved_move)).
+//!
+//! * **Tables**: one set per number of pits and capture rule, loaded once a process
+//!   on a thread of its own and kept to its end ([`tables_for`]): the file on disk
+//!   mapped (`PLY_TABLES_DIR`; every layer it holds, up to the board's seeds; more
+//!   than the default only where half the free memory holds them), else, when no
+//!   file holds any, the most seeds up to the default whose tables build in about a
+//!   second (at most `tables::CHEAP_ENTRIES`, 2^24 entries: 14 seeds for 6 pits),
+//!   saved for the next run; lines on standard error say which, and how to get the
+//!   default ones when these are fewer. `PLY_KALAH_TABLE_SEEDS=K` asks for `K`
+//!   seeds (built and saved if the file holds fewer), `0` for none.
+//! * **The solver at the root** ([`PlayTables::solve_move`]): the exact solver of
+//!   `ply solve` on one thread, over the tables and a transposition table kept for
+//!   the process (its bounds hold for every later position of any game on the
+//!   board), stopped at a deadline; its move is played when it proves one best in
+//!   time.
+
+use std::sync::atomic::AtomicU64;
+use std::sync::{Condvar, Mutex, OnceLock};
+use std::time::Instant;
+
+use ply_core::games::kalah::solver::{
+    EndgameTables, Interrupted, KalahSolver, SharedSolverTable, SolveControl, SolverConfig,
+};
+use ply_core::games::kalah::{Kalah, KalahRules, Pit, TablesEval};
+use ply_core::Game;
+
+use super::tables;
+
+/// MiB of the exact solver's transposition table for play (one per board kind and
+/// process; pages the solver never reaches cost nothing).
+const SOLVER_TABLE_MB: usize = 64;
+
+/// The solver at the root reads the clock every 2^this many nodes (256: a tenth of a
+/// millisecond of search, a few where the tables' pages are not in memory yet).
+const SOLVER_POLL_SHIFT: u32 = 8;
+
+/// The endgame tables of one board kind, loaded for the AI players, and the exact
+/// solver's transposition table over them.
+pub struct PlayTables {
+    rules: KalahRules,
+    eval: TablesEval<'static>,
+    seeds: u32,
+    /// The solver's transposition table: [`SharedSolverTable`] words, shared by
+    /// every player of the process (its entries are exact bounds, true for good).
+    words: Vec<AtomicU64>,
+}
+
+impl std::fmt::Debug for PlayTables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "PlayTables({} pits, {} seeds in play)",
+            self.rules.pits, self.seeds
+        )
+    }
+}
+
+impl PlayTables {
+    /// ply's evaluation with these tables' exact values.
+    pub fn eval(&self) -> TablesEval<'static> {
+        self.eval
+    }
+
+    /// The seeds in play the tables cover.
+    pub fn seeds(&self) -> u32 {
+        self.seeds
+    }
+
+    /// The endgame tables.
+    pub fn tables(&self) -> EndgameTables<'static> {
+        *self.eval.tables()
+    }
+
+    /// A best move of `game` proved by the exact solver before `deadline`, with the
+    /// final margin it leads to for the side to move and the nodes searched; `None`
+    /// when the game is over or the solver did not finish in time (the clock is read
+    /// every 256 nodes).
+    pub fn solve_move(&self, game: &Kalah, deadline: Instant) -> Option<(Pit, i32, u64)> {
+        let skip =
+            (self.words.as_ptr() as usize).next_multiple_of(64) - self.words.as_ptr() as usize;
+        let table = SharedSolverTable::new(&self.words[skip / 8..], self.rules.pits);
+        let mut solver = KalahSolver::with_table(game.rules(), table, self.tables()).ok()?;
+        solver.set_config(SolverConfig {
+            // As `ply solve` (kalah_solve/mod.rs): no children's lookups near the tables.
+            etc_from_seeds: self.seeds + 6,
+            poll_shift: SOLVER_POLL_SHIFT,
+            ..SolverConfig::default()
+        });
+        let found = solver.best_move(game, &mut Deadline(deadline));
+        match found {
+            Ok(Some((mv, margin))) => Some((mv, margin, solver.nodes())),
+            Ok(None) | Err(Interrupted) => None,
+        }
+    }
+}
+
+/// Stops a solve at a moment.
+struct Deadline(Instant);
+
+impl SolveControl for Deadline {
+    fn should_stop(&mut self) -> bool {
+        Instant::now() >= self.0
+    }
+}
+
+/// What a board kind's load came to: `None` while it is under way.
+type LoadState = Option<Option<&'static PlayTables>>;
+
+/// A board kind's tables, loaded once on a thread of their own.
+struct Slot {
+    state: Mutex<LoadState>,
+    done: Condvar,
+}
+
+/// The endgame tables of `rules`' board kind (pits and capture rule) for the AI
+/// players, loaded the first time they are asked for (on a thread of their own) and
+/// kept for the rest of the process; `None` when there are none
+/// (`PLY_KALAH_TABLE_SEEDS=0`, or the load failed: a line on standard error says
+/// why), or when the load is still going on at
+/// `wait_until` (`None`: wait for it however long it takes). A load not finished in
+/// time goes on, and a later call gets its tables.
+pub fn tables_for(rules: KalahRules, wait_until: Option<Instant>) -> Option<&'static PlayTables> {
+    let slot = slot(rules);
+    let mut state = slot.state.lock().unwrap_or_else(|e| e.into_inner());
+    loop {
+        if let Some(done) = *state {
+            return done;
+        }
+        match wait_until {
+            None => state = slot.done.wait(state).unwrap_or_else(|e| e.into_inner()),
+            Some(t) => {
+                let left = t.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return None;
+                }
+                state = slot
+                    .done
+                    .wait_timeout(state, left)
+                    .unwrap_or_else(|e| e.into_inner())
+                    .0;
+            }
+        }
+    }
+}
+
+/// Every board kind's slot, by pits and capture rule.
+type Slots = Vec<((u8, bool), &'static Slot)>;
+
+/// The slot of `rules`' board kind, its load started if it is new.
+fn slot(rules: KalahRules) -> &'static Slot {
+    static SLOTS: OnceLock<Mutex<Slots>> = OnceLock::new();
+    let key = (rules.pits, rules.empty_capture);
+    let mut slots = SLOTS
+        .get_or_init(|| Mutex::new(Vec::new()))
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some((_, s)) = slots.iter().find(|(k, _)| *k == key) {
+        return s;
+    }
+    let s: &'static Slot = Box::leak(Box::new(Slot {
+        state: Mutex::new(None),
+        done: Condvar::new(),
+    }));
+    slots.push((key, s));
+    drop(slots);
+    // A thread the system refuses: the load runs here instead.
+    if std::thread::Builder::new()
+        .name("kalah-tables".into())
+        .spawn(move || load_into(rules, s))
+        .is_err()
+    {
+        load_into(rules, s);
+    }
+    s
+}
+
+/// Loads the tables of `rules`' board kind into `s` and wakes its waiters.
+fn load_into(rules: KalahRules, s: &'static Slot) {
+    let loaded = load(rules).unwrap_or_else(|e| {
+        crate::errln!("endgame tables: {e}; searching without them");
+        None
+    });
+    *s.state.lock().unwrap_or_else(|e| e.into_inner()) = Some(loaded);
+    s.done.notify_all();
+}
+
+/// Loads (or builds) the tables of `rules`' board kind as the settings say, and
+/// leaks them: they serve the rest of the process.
+fn load(rules: KalahRules) -> Result<Option<&'static PlayTables>, String> {
+    let env = crate::settings::environment()?;
+    let (pits, ec) = (rules.pits, rules.empty_capture);
+    let total = rules.total_seeds();
+    let threads = env.threads.unwrap_or_else(crate::parallel::cores);
+    let mut say = |line: &str| crate::errln!("{line}");
+    tables::upgrade_format_2(pits, ec, threads, env.tables_dir.clone(), &mut say)?;
+    let seeds = match env.table_seeds {
+        Some(k) => k.min(total),
+        None => tables::play_seeds(pits, ec, total, env.tables_dir.clone()),
+    };
+    if seeds == 0 {
+        return Ok(None);
+    }
+    let (memory, _note) = tables::load_or_build_tables(
+        pits,
+        ec,
+        seeds,
+        true,
+        threads,
+        env.tables_dir.clone(),
+        &mut say,
+    )?;
+    let default = tables::default_table_seeds(pits).min(total);
+    if env.table_seeds.is_none() && seeds < default {
+        crate::errln!(
+            "endgame tables: {seeds} seeds in play; PLY_KALAH_TABLE_SEEDS={default} builds the \
+             default tables for {pits} pits ({}, {} MB) once, and every later search uses them",
+            rule_name(ec),
+            tables::memory_of(pits, default).div_ceil(1_000_000)
+        );
+    }
+    let memory: &'static tables::TableMemory = Box::leak(Box::new(memory));
+    let t = memory.tables(pits, ec, seeds)?;
+    let eval = TablesEval::new(rules, t).map_err(str::to_string)?;
+    let words = crate::memory::zeroed_atomic_words(
+        SOLVER_TABLE_MB * (1 << 20) / 8 + SharedSolverTable::BUCKET_WORDS,
+        &format!("the Kalah solver's table of {SOLVER_TABLE_MB} MiB"),
+    )?;
+    // Every page faulted in now, with the load, rather than by the solver inside a
+    // move's time.
+    for w in words.iter().step_by(512) {
+        w.store(0, std::sync::atomic::Ordering::Relaxed);
+    }
+    Ok(Some(Box::leak(Box::new(PlayTables {
+        rules,
+        eval,
+        seeds,
+        words,
+    }))))
+}
+
+/// The capture rule as the table files name it.
+fn rule_name(empty_capture: bool) -> &'static str {
+    if empty_capture {
+        "empty capture"
+    } else {
+        "seed rules"
+    }
+}
