@@ -100,3 +100,39 @@ impl Clock for StopClock<'_> {
         self.stop.load(Ordering::Relaxed) || self.clock.stop_requested()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parallel::{Algo, Options, Tables};
+    use ply_core::games::kalah::{Kalah, KalahEval};
+    use ply_core::search::Limits;
+    use ply_core::Game;
+
+    /// A search on a clock whose stop flag is set ends at its first look at the
+    /// clock, on one thread and on several, whatever time it was given.
+    #[test]
+    fn a_set_stop_flag_ends_the_search() {
+        static STOP: AtomicBool = AtomicBool::new(false);
+        let clock = WallClock::start().with_stop(&STOP);
+        assert!(!clock.stop_requested());
+        STOP.store(true, Ordering::Relaxed);
+        assert!(clock.stop_requested());
+        let game = Kalah::start(Default::default());
+        for threads in [1, 2] {
+            let r = crate::parallel::run(
+                Algo::Engine,
+                &game,
+                Limits::time_ms(3_600_000),
+                &KalahEval,
+                &Options::threads(threads),
+                &mut Tables::new(),
+                clock,
+                &mut |_| {},
+            )
+            .unwrap();
+            assert!(r.aborted, "{threads} threads");
+            assert!(r.depth <= 1, "{threads} threads: depth {}", r.depth);
+        }
+    }
+}

@@ -3,6 +3,7 @@
 //! moves through it, and it searches through the one entry point,
 //! [`crate::parallel::run`].
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use ply_core::search::{Limits, SearchReport};
@@ -151,6 +152,9 @@ impl<G: HostGame> AiConfig<G> {
 pub struct Ai<G: HostGame> {
     config: AiConfig<G>,
     tables: Tables,
+    /// What stops the search and the exact solver run beside each other
+    /// ([`Ai::choose_from`]).
+    stops: Option<&'static [AtomicBool; 2]>,
 }
 
 impl<G: HostGame> Ai<G> {
@@ -159,6 +163,7 @@ impl<G: HostGame> Ai<G> {
         Ai {
             config,
             tables: Tables::new(),
+            stops: None,
         }
     }
 
@@ -204,39 +209,94 @@ impl<G: HostGame> Ai<G> {
     ///
     /// Under a time budget a load of the evaluation's (its first move on a board) is
     /// waited for a quarter of the move's time at most, the move searched without it
-    /// if it is not done by then; then, for a game with an exact solver that the
-    /// evaluation uses ([`HostGame::solved_move`], Kalah's `tables`), the solver gets
-    /// up to [`SOLVER_SHARE`] of the move's time, and its move is played if it proves
-    /// one best in time; else the search gets what is left, on a clock started where
-    /// the solver stopped. Under a depth or node budget the evaluation's load is
-    /// waited for, and the search alone chooses.
+    /// if it is not done by then. Then, where the game has an exact solver for the
+    /// position ([`HostGame::has_solver`]: Kalah's `tables`), its move is played if
+    /// it proves one best in time ([`HostGame::solved_move`]): on two threads or
+    /// more the solver runs on one of them beside the search, for the whole move's
+    /// time, and stops the search when it succeeds; on one thread it runs first, for
+    /// up to [`SOLVER_SHARE`] of the move's time, and the search gets what is left,
+    /// on a clock started where the solver stopped. Under a depth or node budget the
+    /// evaluation's load is waited for, and the search alone chooses.
     pub fn choose_from(
         &mut self,
         game: &G,
         turn_start: Instant,
         progress: &mut dyn FnMut(&SearchReport<G::Move>),
     ) -> Result<SearchReport<G::Move>, String> {
-        let mut limits = self.config.budget.limits();
+        let limits = self.config.budget.limits();
         let wait_until = limits
             .time_ms
             .map(|ms| turn_start + Duration::from_millis(ms / 4));
         let eval = G::ready_eval(&self.config.eval, game, wait_until);
-        let mut clock = WallClock::started_at(turn_start);
-        if let Some(ms) = limits.time_ms {
-            let solver_start = Instant::now();
-            let deadline = turn_start + Duration::from_secs_f64(ms as f64 / 1000.0 * SOLVER_SHARE);
-            if let Some(mut r) = game.solved_move(&eval, deadline) {
-                r.elapsed_ms = turn_start.elapsed().as_millis() as u64;
-                progress(&r);
-                return Ok(r);
+        let clock = WallClock::started_at(turn_start);
+        let threads = self.config.threads;
+        let Some(ms) = limits.time_ms.filter(|_| game.has_solver(&eval)) else {
+            return self.search(game, limits, &eval, clock, threads, progress);
+        };
+        let [search_stop, solver_stop] = self.stops();
+        search_stop.store(false, Ordering::Relaxed);
+        solver_stop.store(false, Ordering::Relaxed);
+        let solved = |mut r: SearchReport<G::Move>, progress: &mut dyn FnMut(&_)| {
+            r.elapsed_ms = turn_start.elapsed().as_millis() as u64;
+            progress(&r);
+            Ok(r)
+        };
+        if threads >= 2 {
+            let deadline = turn_start + Duration::from_millis(ms);
+            let (eval, game) = (&eval, game);
+            let beside = std::thread::scope(|s| {
+                let solver = std::thread::Builder::new()
+                    .name("ply-solver".into())
+                    .spawn_scoped(s, move || {
+                        let r = game.solved_move(eval, deadline, solver_stop);
+                        if r.is_some() {
+                            search_stop.store(true, Ordering::Relaxed);
+                        }
+                        r
+                    })
+                    .ok()?;
+                let clock = clock.with_stop(search_stop);
+                let searched = self.search(game, limits, eval, clock, threads - 1, progress);
+                if searched.is_err() {
+                    solver_stop.store(true, Ordering::Relaxed);
+                }
+                // A solver that panicked (reported by the panic hook) proved nothing.
+                Some((searched, solver.join().ok().flatten()))
+            });
+            // No thread for the solver: it runs first, as on one thread.
+            if let Some((searched, proved)) = beside {
+                return match proved {
+                    Some(r) => solved(r, progress),
+                    None => searched,
+                };
             }
-            let solver = solver_start.elapsed();
-            let solver_ms = solver.as_millis() as u64;
-            limits.time_ms = Some(ms.saturating_sub(solver_ms).max(1));
-            clock = WallClock::started_at(turn_start + solver);
         }
+        let solver_start = Instant::now();
+        let deadline = turn_start + Duration::from_secs_f64(ms as f64 / 1000.0 * SOLVER_SHARE);
+        if let Some(r) = game.solved_move(&eval, deadline, solver_stop) {
+            return solved(r, progress);
+        }
+        let solver = solver_start.elapsed();
+        let limits = Limits {
+            time_ms: Some(ms.saturating_sub(solver.as_millis() as u64).max(1)),
+            ..limits
+        };
+        let clock = WallClock::started_at(turn_start + solver);
+        self.search(game, limits, &eval, clock, threads, progress)
+    }
+
+    /// The search of `game` by the strategy under `limits` on `threads` threads.
+    fn search(
+        &mut self,
+        game: &G,
+        limits: Limits,
+        eval: &G::Eval,
+        clock: WallClock,
+        threads: usize,
+        progress: &mut dyn FnMut(&SearchReport<G::Move>),
+    ) -> Result<SearchReport<G::Move>, String> {
         let options = Options {
-            threads: self.config.threads,
+            threads,
             parallel_depth: self.config.parallel_depth,
             hash_mb: self.config.hash_mb,
             table_slots: None,
@@ -246,7 +306,7 @@ impl<G: HostGame> Ai<G> {
             self.config.algo,
             game,
             limits,
-            &eval,
+            eval,
             &options,
             &mut self.tables,
             clock,
@@ -282,6 +342,14 @@ impl<G: HostGame> Ai<G> {
             progress,
         )
         .map_err(|e| e.to_string())
+    }
+
+    /// The flags that stop this player's search and its exact solver (made once a
+    /// player, kept for the process: a search's clock holds them).
+    fn stops(&mut self) -> &'static [AtomicBool; 2] {
+        self.stops.get_or_insert_with(|| {
+            Box::leak(Box::new([AtomicBool::new(false), AtomicBool::new(false)]))
+        })
     }
 }
 

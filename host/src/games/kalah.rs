@@ -11,6 +11,7 @@
 //! * `ply solve` runs [`crate::kalah_solve`]: the exact solver with endgame tables on
 //!   disk, on all cores.
 
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use ply_core::games::kalah::{Kalah, KalahEval, Pit, StoreDifference};
@@ -19,6 +20,14 @@ use ply_core::{Game, Outcome, Player};
 
 use crate::games::{HostGame, SolveOptions, SolveOutput};
 use crate::kalah_solve::play::{tables_for, PlayTables};
+
+/// The most seeds in play beyond the endgame tables' at which an AI player runs
+/// the exact solver ([`HostGame::has_solver`]). Measured on Kalah(6,4) positions
+/// with a fresh solver table, one thread (docs/games/kalah.md, "Exact play"): 18
+/// seeds beyond the tables take 0.1–1 s, often more than a move's time, and from 20
+/// beyond the solver finished none in 90 ms; closer, most finish in tens of
+/// milliseconds.
+pub const MAX_SOLVER_GAP: u32 = 18;
 
 /// The Kalah evaluations a player can choose.
 #[derive(Clone, Copy, Debug)]
@@ -106,15 +115,31 @@ impl HostGame for Kalah {
         }
     }
 
+    /// `tables` with endgame tables, in a position at most [`MAX_SOLVER_GAP`] seeds
+    /// in play beyond them.
+    fn has_solver(&self, eval: &KalahEvalChoice) -> bool {
+        match eval {
+            KalahEvalChoice::Tables(Some(t)) => {
+                !self.outcome().is_over() && self.seeds_in_play() <= t.seeds() + MAX_SOLVER_GAP
+            }
+            _ => false,
+        }
+    }
+
     /// `tables`: the exact solver of `ply solve` over the endgame tables, on one
     /// thread ([`PlayTables::solve_move`]); its move reports the engine's deepest
     /// depth (as an exact search would) and the evaluation's value of the final
     /// margin it proved ([`KalahEval::margin_value`]).
-    fn solved_move(&self, eval: &KalahEvalChoice, deadline: Instant) -> Option<SearchReport<Pit>> {
+    fn solved_move(
+        &self,
+        eval: &KalahEvalChoice,
+        deadline: Instant,
+        stop: &AtomicBool,
+    ) -> Option<SearchReport<Pit>> {
         let KalahEvalChoice::Tables(Some(t)) = eval else {
             return None;
         };
-        let (mv, margin, nodes) = t.solve_move(self, deadline)?;
+        let (mv, margin, nodes) = t.solve_move(self, deadline, stop)?;
         let mut pv = heapless::Vec::new();
         let _ = pv.push(mv);
         Some(SearchReport {

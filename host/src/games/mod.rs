@@ -2,6 +2,7 @@
 //! evaluations a user can choose, a board diagram, and an exact solver where one
 //! exists. One file per game.
 
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use ply_core::perft::PerftKey;
@@ -94,16 +95,27 @@ pub trait HostGame:
         eval.clone()
     }
 
-    /// A move of `self` proved best by an exact solver before `deadline`, as a
-    /// search report (the value on the evaluation's scale), for an AI player under a
-    /// time budget to play instead of searching; `None` (the default) when the game
-    /// has no such solver, `eval` does not use it, or it did not finish in time.
+    /// Whether an AI player under a time budget runs an exact solver on `self`
+    /// with `eval` ([`HostGame::solved_move`]): the game has one, `eval` uses it, and
+    /// it may finish in a move's time (Kalah's `tables`: the seeds in play are at
+    /// most a few more than the endgame tables cover). The default: no.
+    fn has_solver(&self, eval: &Self::Eval) -> bool {
+        let _ = eval;
+        false
+    }
+
+    /// A move of `self` proved best by the exact solver of [`HostGame::has_solver`]
+    /// before `deadline` (or before `stop` is set, by another thread), as a search
+    /// report (the value on the evaluation's scale), for an AI player to play
+    /// instead of its search's move; `None` when it did not finish, or when there is
+    /// no solver (the default).
     fn solved_move(
         &self,
         eval: &Self::Eval,
         deadline: Instant,
+        stop: &AtomicBool,
     ) -> Option<SearchReport<Self::Move>> {
-        let _ = (eval, deadline);
+        let _ = (eval, deadline, stop);
         None
     }
 

@@ -19,7 +19,7 @@
 //!   board), stopped at a deadline; its move is played when it proves one best in
 //!   time.
 
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, OnceLock};
 use std::time::Instant;
 
@@ -76,11 +76,16 @@ impl PlayTables {
         *self.eval.tables()
     }
 
-    /// A best move of `game` proved by the exact solver before `deadline`, with the
-    /// final margin it leads to for the side to move and the nodes searched; `None`
-    /// when the game is over or the solver did not finish in time (the clock is read
-    /// every 256 nodes).
-    pub fn solve_move(&self, game: &Kalah, deadline: Instant) -> Option<(Pit, i32, u64)> {
+    /// A best move of `game` proved by the exact solver before `deadline` and
+    /// before `stop` is set, with the final margin it leads to for the side to move
+    /// and the nodes searched; `None` when the game is over or the solver did not
+    /// finish in time (both are read every 256 nodes).
+    pub fn solve_move(
+        &self,
+        game: &Kalah,
+        deadline: Instant,
+        stop: &AtomicBool,
+    ) -> Option<(Pit, i32, u64)> {
         let skip =
             (self.words.as_ptr() as usize).next_multiple_of(64) - self.words.as_ptr() as usize;
         let table = SharedSolverTable::new(&self.words[skip / 8..], self.rules.pits);
@@ -91,7 +96,7 @@ impl PlayTables {
             poll_shift: SOLVER_POLL_SHIFT,
             ..SolverConfig::default()
         });
-        let found = solver.best_move(game, &mut Deadline(deadline));
+        let found = solver.best_move(game, &mut Deadline(deadline, stop));
         match found {
             Ok(Some((mv, margin))) => Some((mv, margin, solver.nodes())),
             Ok(None) | Err(Interrupted) => None,
@@ -99,12 +104,12 @@ impl PlayTables {
     }
 }
 
-/// Stops a solve at a moment.
-struct Deadline(Instant);
+/// Stops a solve at a moment, or when a flag is set.
+struct Deadline<'a>(Instant, &'a AtomicBool);
 
-impl SolveControl for Deadline {
+impl SolveControl for Deadline<'_> {
     fn should_stop(&mut self) -> bool {
-        Instant::now() >= self.0
+        self.1.load(Ordering::Relaxed) || Instant::now() >= self.0
     }
 }
 
@@ -233,7 +238,7 @@ fn load(rules: KalahRules) -> Result<Option<&'static PlayTables>, String> {
     // Every page faulted in now, with the load, rather than by the solver inside a
     // move's time.
     for w in words.iter().step_by(512) {
-        w.store(0, std::sync::atomic::Ordering::Relaxed);
+        w.store(0, Ordering::Relaxed);
     }
     Ok(Some(Box::leak(Box::new(PlayTables {
         rules,

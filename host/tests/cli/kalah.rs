@@ -342,8 +342,9 @@ fn field<'a>(text: &'a str, key: &str) -> &'a str {
 /// builds the board's endgame tables on the spot (24 seeds in play: all of them) and
 /// `ply search` then plays one of `ply solve`'s best moves and values it as the
 /// solved final margin (`4 × margin + 4096` for a win), under a depth budget (the
-/// engine over the tables) and a time budget (the solver at the root); `--eval ply`
-/// and `PLY_KALAH_TABLE_SEEDS=0` turn the tables off.
+/// engine over the tables) and a time budget (the solver at the root, before the
+/// search on one thread, beside it on two); `--eval ply` and
+/// `PLY_KALAH_TABLE_SEEDS=0` turn the tables off.
 #[test]
 fn search_with_tables_plays_the_solved_best_move() {
     let d = tmp_dir("exact");
@@ -382,8 +383,20 @@ fn search_with_tables_plays_the_solved_best_move() {
         let value: i32 = field(&solved, "value:").parse().unwrap();
         let best: Vec<&str> = field(&solved, "best moves:").split(' ').collect();
         let want = 4 * value + 4096 * value.signum();
-        for budget in [["--depth", "1"], ["--depth", "4"], ["--time", "0.3"]] {
-            let o = run(&["search", "kalah:4x3", budget[0], budget[1]], &[]);
+        let budgets: [&[&str]; 4] = [
+            &["--depth", "1"],
+            &["--depth", "4"],
+            &["--time", "0.3"],
+            // The solver beside the search, on a thread of its own.
+            &["--time", "0.3", "--threads", "2"],
+        ];
+        for budget in budgets {
+            let args: Vec<&str> = ["search", "kalah:4x3"]
+                .iter()
+                .chain(budget)
+                .copied()
+                .collect();
+            let o = run(&args, &[]);
             assert!(o.status.success(), "{}", err(&o));
             let text = out(&o);
             let mv = field(&text, "best move:");
@@ -398,6 +411,25 @@ fn search_with_tables_plays_the_solved_best_move() {
             );
             // Mapped from the file built by the first run, not built again.
             assert!(!err(&o).contains("built"), "{}", err(&o));
+        }
+        // With tables of half the seeds the engine alone is not exact; the solver
+        // proves the move (its report: the one move, at the deepest depth).
+        for threads in ["1", "2"] {
+            let args = ["search", "kalah:4x3", "--time", "0.3", "--threads", threads];
+            let o = run(&args, &[("PLY_KALAH_TABLE_SEEDS", "12")]);
+            assert!(o.status.success(), "{}", err(&o));
+            let text = out(&o);
+            assert!(
+                best.contains(&field(&text, "best move:")),
+                "{after:?}: {text}"
+            );
+            assert_eq!(
+                field(&text, "value:"),
+                want.to_string(),
+                "{after:?}: {text}"
+            );
+            assert_eq!(field(&text, "pv:"), field(&text, "best move:"), "{text}");
+            assert_eq!(field(&text, "depth:"), "95", "{text}");
         }
         // Without the tables the engine values the position by its heuristic.
         let heuristic = run(
