@@ -14,7 +14,8 @@
 # Players, side by side on the same positions: `tables` (this build, the default
 # evaluation: endgame tables and the exact solver at the root) and `heuristic`
 # (this build with --eval ply: ply's evaluation alone, main's default before exact
-# play). BASE=/path/to/ply adds a player `base` (another build, its defaults).
+# play). BASE=/path/to/ply adds a player `base` (another build, its defaults);
+# PLAYERS picks among them (default "tables heuristic", and "base" with BASE).
 # Every move is a new `ply search` process, which loads the tables before its clock
 # starts; the solver's table starts empty each move (in `ply play` and tournaments
 # it is kept from move to move).
@@ -70,11 +71,19 @@ else
     (cd "$root" && cargo build --release --quiet -p ply-host --bin ply)
     ply="$root/target/release/ply"
 fi
-players=(--player "tables=$ply,--threads,$threads" --player "heuristic=$ply,--threads,$threads,--eval,ply")
-if [ -n "${BASE:-}" ]; then
-    [ -x "$BASE" ] || fail "BASE: $BASE is not an executable"
-    players+=(--player "base=$BASE,--threads,$threads")
-fi
+players=()
+for p in ${PLAYERS:-tables heuristic ${BASE:+base}}; do
+    case "$p" in
+    tables) players+=(--player "tables=$ply,--threads,$threads") ;;
+    heuristic) players+=(--player "heuristic=$ply,--threads,$threads,--eval,ply") ;;
+    base)
+        [ -n "${BASE:-}" ] && [ -x "$BASE" ] || fail "PLAYERS: base needs BASE, a ply binary (got '${BASE:-}')"
+        players+=(--player "base=$BASE,--threads,$threads")
+        ;;
+    *) fail "PLAYERS: '$p' is not a player (tables, heuristic, base)" ;;
+    esac
+done
+[ "${#players[@]}" -gt 0 ] || fail "PLAYERS names no player"
 
 echo "# $(cd "$root" && git rev-parse --short HEAD 2>/dev/null || echo unknown), $spec, $time_s s a move, $threads thread(s); players' tables $tables, the judge's $judge_tables; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 run() {
