@@ -220,7 +220,7 @@ fn in_chunks(
 /// [`crate::settings::environment`]: never empty), else the user's cache directory.
 /// An empty `XDG_CACHE_HOME` or `HOME` counts as unset (the XDG rule), so tables
 /// never land in the current directory by accident.
-fn tables_dir(dir: Option<PathBuf>) -> PathBuf {
+pub(super) fn tables_dir(dir: Option<PathBuf>) -> PathBuf {
     if let Some(d) = dir {
         return d;
     }
@@ -324,7 +324,7 @@ pub(super) fn load_or_build_tables(
     let path = dir.join(table_file::file_name(pits, empty_capture));
     #[cfg(unix)]
     if !map {
-    } else if let Some(m) = table_file::map(&path, pits, empty_capture, seeds, threads)? {
+    } else if let Some(m) = table_file::map(&path, pits, empty_capture, seeds, threads, true)? {
         let note = found(progress, "mapped", "checksums checked", seeds, len, &path);
         return Ok((TableMemory::Mapped(m), note));
     }

@@ -474,3 +474,32 @@ fn search_builds_small_tables_once_and_names_the_default_ones() {
     );
     assert_eq!(out(&o).lines().next(), out(&again).lines().next());
 }
+
+/// `ply play` under a time budget loads the tables beside its first moves (its first
+/// move counts from the process start: it does not wait for them) and plays on with
+/// them: the game ends, and moves after the first few are proved.
+#[test]
+fn play_under_a_time_budget_loads_the_tables_beside_the_game() {
+    let d = tmp_dir("play-tables");
+    // The tables built once (a search waits for them).
+    let built = ply_env(&["search", "kalah:4x3", "--depth", "1"], &d);
+    let e = err(&built);
+    assert!(e.contains("endgame tables: built 24 seeds in play"), "{e}");
+    let args = [
+        "play",
+        "kalah:4x3",
+        "--first",
+        "ai",
+        "--second",
+        "ai",
+        "--time",
+        "0.2",
+    ];
+    let o = ply_env(&args, &d);
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(out(&o).contains("result: "), "{}", out(&o));
+    let e = err(&o);
+    assert!(e.contains("endgame tables: mapped 24 seeds in play"), "{e}");
+    // Proved moves report the deepest depth.
+    assert!(out(&o).contains("depth 95"), "{}", out(&o));
+}
