@@ -12,7 +12,8 @@ Two modes, each over seeded random positions (a random move each ply from the st
   counts as equal when the player's final margin equals the position's solved value
   (against perfect play any mistake lowers it).
 
-Every player moves through a new `ply search SPEC --position P --time T` process.
+Every player moves through a new `ply search SPEC --position P --time T` process
+(games with --via play: one `ply play` process a game, the solver's moves typed in).
 A player is `LABEL=PLY[,ARG...]`: a ply binary and extra arguments, e.g.
 `tables=target/release/ply` and `heuristic=target/release/ply,--eval,ply`.
 
@@ -29,6 +30,7 @@ import random
 import re
 import subprocess
 import sys
+import tempfile
 import time
 
 
@@ -192,6 +194,58 @@ class Player:
         return int(re.search(r"^best move: (\d+)$", out.stdout, re.M).group(1))
 
 
+    def play_game(self, start, judge):
+        """The game from `start` in one `ply play` process, the player for the side to
+        move there, the judge's moves typed in for the other side: the final position.
+        The player keeps its tables and its solver's table from move to move, and its
+        first move counts from the process start (docs/games/kalah.md)."""
+        me = start.side
+        sides = ["ai", "human"] if me == 0 else ["human", "ai"]
+        env = dict(os.environ)
+        if self.tables:
+            env["PLY_TABLES_DIR"] = self.tables
+        args = [self.ply, "play", self.spec, "--position", start.text(), "--first", sides[0],
+                "--second", sides[1], "--time", str(self.seconds)] + self.args
+        err = tempfile.TemporaryFile()
+        proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=err, env=env)
+        events = re.compile(rb"position: ([^\n]*)\n|chooses pit (\d+) \(|to move \('help'"
+                            rb" explains, 'moves' lists them, 'quit' ends\): |result: ")
+        pos, buf, at, shown = start.copy(), b"", 0, None
+        while True:
+            m = events.search(buf, at)
+            if m is None:
+                chunk = os.read(proc.stdout.fileno(), 65536)
+                if not chunk:
+                    break
+                buf += chunk
+                continue
+            at = m.end()
+            if m.group(1) is not None:
+                shown = m.group(1).decode()
+            elif m.group(2) is not None:
+                if pos.side != me:
+                    raise SystemExit(f"{' '.join(args)}: ply moved for the other side")
+                pos.play(int(m.group(2)))
+                self.moves += 1
+            elif m.group(0).startswith(b"to move"):
+                if shown != pos.text():
+                    raise SystemExit(f"{' '.join(args)}: ply shows {shown}, here {pos.text()}")
+                value, moves = judge.solve(pos)
+                mv = min(k for k, v in moves.items() if v == value)
+                pos.play(mv)
+                proc.stdin.write(f"{mv}\n".encode())
+                proc.stdin.flush()
+            else:
+                break
+        proc.stdin.close()
+        proc.stdout.read()
+        if proc.wait() != 0 or not pos.over():
+            err.seek(0)
+            raise SystemExit(f"{' '.join(args)} failed: {err.read().decode()[-300:]}")
+        return pos
+
+
 def plies_range(text):
     lo, _, hi = text.partition("-")
     return int(lo), int(hi or lo)
@@ -262,6 +316,8 @@ def run_games(a, rules, judge, players, rng):
         me = start.side
         for pl in players:
             pos = start.copy()
+            if a.via == "play":
+                pos = pl.play_game(start, judge)
             while not pos.over():
                 if pos.side == me:
                     m = pl.choose(pos)
@@ -274,9 +330,11 @@ def run_games(a, rules, judge, players, rng):
             if a.verbose:
                 print(f"game {n + 1}/{len(starts)} {pl.label}: from {start.text()}: "
                       f"solved {want}, final margin {margin}", file=sys.stderr, flush=True)
+    via = ("one `ply play` process a game" if a.via == "play"
+           else "one `ply search` process a move")
     print(f"\n{a.count} {a.spec} games from random positions {lo}-{hi} plies in (seed "
-          f"{a.seed}), the player at {a.time} s a move for the side to move there, the "
-          f"solver's perfect play for the other side\n")
+          f"{a.seed}), the player at {a.time} s a move ({via}) for the side to move "
+          f"there, the solver's perfect play for the other side\n")
     print("| player | games | final margin = solved value | % | shortfall: mean | max |")
     print("|---|---:|---:|---:|---:|---:|")
     for pl in players:
@@ -300,6 +358,9 @@ def main():
     p.add_argument("--cache", help="a file of `ply solve` answers kept between runs")
     p.add_argument("--positions", help="positions mode: these positions (a file of position "
                    "texts, one a line, the last tab-separated field) instead of random ones")
+    p.add_argument("--via", choices=["search", "play"], default="search",
+                   help="games mode: the player's moves by a `ply search` process each "
+                   "(default), or one `ply play` process a game")
     p.add_argument("--verbose", action="store_true")
     a = p.parse_args()
     if a.count < 1:
