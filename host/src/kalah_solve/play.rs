@@ -118,10 +118,8 @@ impl SolveControl for Deadline<'_> {
 enum LoadState {
     /// Under way.
     Loading,
-    /// The tables (`None`: there are none), the solver's table not yet faulted in.
-    Usable(Option<&'static PlayTables>),
-    /// Done.
-    Ready(Option<&'static PlayTables>),
+    /// Done: the tables, or `None` when there are none.
+    Done(Option<&'static PlayTables>),
 }
 
 /// A board kind's tables, loaded once on a thread of their own.
@@ -130,19 +128,10 @@ struct Slot {
     changed: Condvar,
 }
 
-impl Slot {
-    fn set(&self, state: LoadState) {
-        *self.state.lock().unwrap_or_else(|e| e.into_inner()) = state;
-        self.changed.notify_all();
-    }
-}
-
 /// The endgame tables of `rules`' board kind (pits and capture rule) for the AI
 /// players, loaded the first time they are asked for (on a thread of their own) and
-/// kept for the rest of the process (waiting without a limit includes the faulting
-/// in of the solver's table; a limited wait takes the tables as soon as they are
-/// there, and a load it starts gives way to the searches); `None` when there are
-/// none
+/// kept for the rest of the process (a load that a limited wait starts gives way to
+/// the searches); `None` when there are none
 /// (`PLY_KALAH_TABLE_SEEDS=0`, or the load failed: a line on standard error says
 /// why), or when the load is still going on at
 /// `wait_until` (`None`: wait for it however long it takes). A load not finished in
@@ -152,8 +141,10 @@ pub fn tables_for(rules: KalahRules, wait_until: Option<Instant>) -> Option<&'st
     let mut state = slot.state.lock().unwrap_or_else(|e| e.into_inner());
     loop {
         match (*state, wait_until) {
-            (LoadState::Ready(t), _) | (LoadState::Usable(t), Some(_)) => return t,
-            (_, None) => state = slot.changed.wait(state).unwrap_or_else(|e| e.into_inner()),
+            (LoadState::Done(t), _) => return t,
+            (LoadState::Loading, None) => {
+                state = slot.changed.wait(state).unwrap_or_else(|e| e.into_inner())
+            }
             (LoadState::Loading, Some(at)) => {
                 let left = at.saturating_duration_since(Instant::now());
                 if left.is_zero() {
@@ -201,27 +192,19 @@ fn slot(rules: KalahRules, background: bool) -> &'static Slot {
     s
 }
 
-/// Loads the tables of `rules`' board kind into `s` and wakes its waiters; then
-/// faults in every page of the solver's table (a fresh table's page faults had
-/// cost a solve inside a move's time about a third of it: docs/games/kalah.md) and
-/// says the tables are ready. A `background` load (nobody waits for it: it runs
-/// beside `ply play`'s first moves) gives way to the searches.
+/// Loads the tables of `rules`' board kind into `s` and wakes its waiters. A
+/// `background` load (nobody waits for it: it runs beside `ply play`'s first
+/// moves) gives way to the searches.
 fn load_into(rules: KalahRules, s: &'static Slot, background: bool) {
     if background {
         lower_priority();
     }
-    let loaded = load(rules).unwrap_or_else(|e| {
+    let loaded = load(rules, background).unwrap_or_else(|e| {
         crate::errln!("endgame tables: {e}; searching without them");
         None
     });
-    s.set(LoadState::Usable(loaded));
-    if let Some(t) = loaded {
-        // A write of what is there: a solver already at work loses nothing.
-        for w in t.words.iter().step_by(512) {
-            w.fetch_or(0, Ordering::Relaxed);
-        }
-    }
-    s.set(LoadState::Ready(loaded));
+    *s.state.lock().unwrap_or_else(|e| e.into_inner()) = LoadState::Done(loaded);
+    s.changed.notify_all();
 }
 
 /// Lowers the calling thread's priority as far as it goes (Linux: nice 19; a
@@ -236,8 +219,10 @@ fn lower_priority() {
 }
 
 /// Loads (or builds) the tables of `rules`' board kind as the settings say, and
-/// leaks them: they serve the rest of the process.
-fn load(rules: KalahRules) -> Result<Option<&'static PlayTables>, String> {
+/// leaks them: they serve the rest of the process. A `background` load maps a file
+/// that holds them quietly ([`map_quietly`]); one that is waited for maps it in one
+/// go, checked on every core, as `ply solve` does.
+fn load(rules: KalahRules, background: bool) -> Result<Option<&'static PlayTables>, String> {
     let env = crate::settings::environment()?;
     let (pits, ec) = (rules.pits, rules.empty_capture);
     let total = rules.total_seeds();
@@ -251,7 +236,11 @@ fn load(rules: KalahRules) -> Result<Option<&'static PlayTables>, String> {
     if seeds == 0 {
         return Ok(None);
     }
-    let memory = match map_quietly(pits, ec, seeds, env.tables_dir.clone())? {
+    let quiet = match background {
+        true => map_quietly(pits, ec, seeds, env.tables_dir.clone())?,
+        false => None,
+    };
+    let memory = match quiet {
         Some(m) => m,
         None => {
             tables::load_or_build_tables(
@@ -278,13 +267,20 @@ fn load(rules: KalahRules) -> Result<Option<&'static PlayTables>, String> {
     let memory: &'static tables::TableMemory = Box::leak(Box::new(memory));
     let t = memory.tables(pits, ec, seeds)?;
     let eval = TablesEval::new(rules, t).map_err(str::to_string)?;
-    // Ordinary pages: a huge page's first touch may compact memory, which stalled
-    // the searches of `ply play`'s first move, under way beside this load, for
-    // seconds.
-    let words = crate::memory::zeroed_atomic_words_small_pages(
+    // On huge pages: on ordinary ones the solver's random probes miss the TLB, and
+    // solves of 30-60 k nodes took up to four times as long.
+    let words = crate::memory::zeroed_atomic_words(
         SOLVER_TABLE_MB * (1 << 20) / 8 + SharedSolverTable::BUCKET_WORDS,
         &format!("the Kalah solver's table of {SOLVER_TABLE_MB} MiB"),
     )?;
+    // Every page faulted in now, with the load, rather than by the solver inside a
+    // move's time (a fresh table's page faults had cost the solves about a third of
+    // their time: docs/games/kalah.md). A store: a read first would map the zero
+    // page, and the write after it left ordinary pages (the solves took half as
+    // long again).
+    for w in words.iter().step_by(512) {
+        w.store(0, Ordering::Relaxed);
+    }
     Ok(Some(Box::leak(Box::new(PlayTables {
         rules,
         eval,
@@ -297,7 +293,9 @@ fn load(rules: KalahRules) -> Result<Option<&'static PlayTables>, String> {
 /// their file, if it holds them all and they check out, on one thread and page by
 /// page: a load beside `ply play`'s first move leaves the search a core, and does
 /// not hold up its threads' memory (mapping the 26-seed file, 1.69 GB, in one go
-/// and on every core had made that move take 0.28 s of its 0.1).
+/// and on every core had made that move take 0.27–0.30 s of its 0.1). The
+/// searches probe such a mapping a little slower (a 54 k-node solve: 15 against
+/// 10 ms), so a load that is waited for maps in one go.
 fn map_quietly(
     pits: u8,
     ec: bool,
