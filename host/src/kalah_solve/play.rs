@@ -35,9 +35,10 @@ use super::tables;
 /// process; pages the solver never reaches cost nothing).
 const SOLVER_TABLE_MB: usize = 64;
 
-/// The solver at the root reads the clock every 2^this many nodes (256: a tenth of a
-/// millisecond of search, a few where the tables' pages are not in memory yet).
-const SOLVER_POLL_SHIFT: u32 = 8;
+/// The solver at the root reads the clock every 2^this many nodes (64: tens of
+/// microseconds of search, more where the pages it probes are not mapped yet; a
+/// reading costs a small part of one node).
+const SOLVER_POLL_SHIFT: u32 = 6;
 
 /// The endgame tables of one board kind, loaded for the AI players, and the exact
 /// solver's transposition table over them.
@@ -79,7 +80,7 @@ impl PlayTables {
     /// A best move of `game` proved by the exact solver before `deadline` and
     /// before `stop` is set, with the final margin it leads to for the side to move
     /// and the nodes searched; `None` when the game is over or the solver did not
-    /// finish in time (both are read every 256 nodes).
+    /// finish in time (both are read every 64 nodes).
     pub fn solve_move(
         &self,
         game: &Kalah,
@@ -327,5 +328,67 @@ fn rule_name(empty_capture: bool) -> &'static str {
         "empty capture"
     } else {
         "seed rules"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::kalah::{KalahEvalChoice, MAX_SOLVER_GAP};
+    use crate::HostGame;
+    use ply_core::games::kalah::solver::{build_tables, table_len, UNKNOWN};
+    use std::sync::atomic::AtomicI8;
+    use std::time::Duration;
+
+    /// Tables of `seeds` seeds in play for `rules`' board, built in memory, with a
+    /// small solver table.
+    fn play_tables(rules: KalahRules, seeds: u32) -> &'static PlayTables {
+        let len = table_len(rules.pits, seeds).unwrap();
+        let values: &'static [AtomicI8] =
+            Vec::leak((0..len).map(|_| AtomicI8::new(UNKNOWN)).collect());
+        build_tables(rules.pits, rules.empty_capture, seeds, 0, values, |_| {}).unwrap();
+        let t = EndgameTables::new(rules.pits, rules.empty_capture, seeds, values).unwrap();
+        Box::leak(Box::new(PlayTables {
+            rules,
+            eval: TablesEval::new(rules, t).unwrap(),
+            seeds,
+            words: (0..1 << 14).map(|_| AtomicU64::new(0)).collect(),
+        }))
+    }
+
+    #[test]
+    fn the_solver_runs_within_its_gap_of_the_tables_and_proves_best_moves() {
+        let rules = KalahRules::new(4, 3).unwrap();
+        let start = Kalah::new(rules);
+        // 24 seeds in play: tables of 24 - MAX_SOLVER_GAP seeds bring the solver in,
+        // one seed fewer does not; other evaluations never do.
+        let near = play_tables(rules, 24 - MAX_SOLVER_GAP);
+        let far = play_tables(rules, 24 - MAX_SOLVER_GAP - 1);
+        assert!(start.has_solver(&KalahEvalChoice::Tables(Some(near))));
+        assert!(!start.has_solver(&KalahEvalChoice::Tables(Some(far))));
+        for other in [
+            KalahEvalChoice::Tables(None),
+            KalahEvalChoice::Ply,
+            KalahEvalChoice::Store,
+        ] {
+            assert!(!start.has_solver(&other));
+        }
+        let over = Kalah::parse_position(rules, "0 0 0 0 [14] / 0 0 0 0 [10] / first").unwrap();
+        assert!(!over.has_solver(&KalahEvalChoice::Tables(Some(near))));
+        // Its move is a best one, valued as the proved margin (Kalah(4,3): +6).
+        let never = AtomicBool::new(false);
+        let eval = KalahEvalChoice::Tables(Some(near));
+        let later = Instant::now() + Duration::from_secs(600);
+        let r = start.solved_move(&eval, later, &never).unwrap();
+        assert_eq!(r.value, ply_core::games::kalah::KalahEval::margin_value(6));
+        assert_eq!(r.pv.len(), 1);
+        // The only best first move (docs/games/kalah.md: moves -6 6 2 -2).
+        assert_eq!(start.display_move(r.best_move.unwrap()).to_string(), "2");
+        // A stop flag already set, or a deadline already past: nothing proved.
+        let stop = AtomicBool::new(true);
+        let fresh = play_tables(rules, 24 - MAX_SOLVER_GAP);
+        let eval = KalahEvalChoice::Tables(Some(fresh));
+        assert!(start.solved_move(&eval, later, &stop).is_none());
+        assert!(start.solved_move(&eval, Instant::now(), &never).is_none());
     }
 }
