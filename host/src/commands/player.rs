@@ -6,7 +6,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use ply_core::search::{Limits, SearchReport};
+use ply_core::search::{Clock, Limits, SearchReport};
 
 use crate::clock::WallClock;
 use crate::games::HostGame;
@@ -206,33 +206,48 @@ impl<G: HostGame> Ai<G> {
     /// Like [`Ai::choose`], with the time budget counted from `turn_start`: the
     /// moment the turn began, so that what happened since (printing the board,
     /// starting the process) is part of the move's time.
-    ///
-    /// Under a time budget a load of the evaluation's (its first move on a board) is
-    /// waited for a quarter of the move's time at most, the move searched without it
-    /// if it is not done by then. Then, where the game has an exact solver for the
-    /// position ([`HostGame::has_solver`]: Kalah's `tables`), its move is played if
-    /// it proves one best in time ([`HostGame::solved_move`]): on two threads or
-    /// more the solver runs on one of them beside the search, for the whole move's
-    /// time, and stops the search when it succeeds; on one thread it runs first, for
-    /// up to [`SOLVER_SHARE`] of the move's time, and the search gets what is left,
-    /// on a clock started where the solver stopped. Under a depth or node budget the
-    /// evaluation's load is waited for, and the search alone chooses.
     pub fn choose_from(
         &mut self,
         game: &G,
         turn_start: Instant,
         progress: &mut dyn FnMut(&SearchReport<G::Move>),
     ) -> Result<SearchReport<G::Move>, String> {
+        self.choose_on(game, WallClock::started_at(turn_start), progress)
+    }
+
+    /// Like [`Ai::choose`], on `clock`: the time budget counts from its start, and a
+    /// stop flag it carries ([`WallClock::with_stop`]) ends the search, and the
+    /// exact solver, early with the best move found so far (`ply engine`'s `stop`).
+    ///
+    /// Under a time budget a load of the evaluation's (its first move on a board) is
+    /// waited for a quarter of the move's time at most, the move searched without it
+    /// if it is not done by then. Then, where the game has an exact solver for the
+    /// position ([`HostGame::has_solver`]: Kalah's `tables`), its move is played if
+    /// it proves one best in time ([`HostGame::solved_move`]): on two threads or
+    /// more the solver runs on one of them beside the search, for the move's time
+    /// (a game clock's: its soft limit), and stops the search when it succeeds; on
+    /// one thread it runs first, for up to [`SOLVER_SHARE`] of the move's time, and
+    /// the search gets what is left, on a clock started where the solver stopped.
+    /// Under a depth or node budget the evaluation's load is waited for, and the
+    /// search alone chooses.
+    pub fn choose_on(
+        &mut self,
+        game: &G,
+        clock: WallClock,
+        progress: &mut dyn FnMut(&SearchReport<G::Move>),
+    ) -> Result<SearchReport<G::Move>, String> {
+        let turn_start = clock.started();
         let limits = self.config.budget.limits();
         let wait_until = limits
             .time_ms
             .map(|ms| turn_start + Duration::from_millis(ms / 4));
         let eval = G::ready_eval(&self.config.eval, game, wait_until);
-        let clock = WallClock::started_at(turn_start);
         let threads = self.config.threads;
         let Some(ms) = limits.time_ms.filter(|_| game.has_solver(&eval)) else {
             return self.search(game, limits, &eval, clock, threads, progress);
         };
+        // The move's time as the solver sees it: a game clock's soft limit.
+        let move_ms = limits.soft_ms.unwrap_or(ms).min(ms);
         let [search_stop, solver_stop] = self.stops();
         search_stop.store(false, Ordering::Relaxed);
         solver_stop.store(false, Ordering::Relaxed);
@@ -242,13 +257,15 @@ impl<G: HostGame> Ai<G> {
             Ok(r)
         };
         if threads >= 2 {
-            let deadline = turn_start + Duration::from_millis(ms);
+            let deadline = turn_start + Duration::from_millis(move_ms);
             let (eval, game) = (&eval, game);
             let beside = std::thread::scope(|s| {
                 let solver = std::thread::Builder::new()
                     .name("ply-solver".into())
                     .spawn_scoped(s, move || {
-                        let r = game.solved_move(eval, deadline, solver_stop);
+                        let stopped =
+                            || solver_stop.load(Ordering::Relaxed) || clock.stop_requested();
+                        let r = game.solved_move(eval, deadline, &stopped);
                         if r.is_some() {
                             search_stop.store(true, Ordering::Relaxed);
                         }
@@ -272,17 +289,28 @@ impl<G: HostGame> Ai<G> {
             }
         }
         let solver_start = Instant::now();
-        let deadline = turn_start + Duration::from_secs_f64(ms as f64 / 1000.0 * SOLVER_SHARE);
-        if let Some(r) = game.solved_move(&eval, deadline, solver_stop) {
+        let deadline = turn_start + Duration::from_secs_f64(move_ms as f64 / 1000.0 * SOLVER_SHARE);
+        if let Some(r) = game.solved_move(&eval, deadline, &|| clock.stop_requested()) {
             return solved(r, progress);
         }
         let solver = solver_start.elapsed();
+        let solver_ms = solver.as_millis() as u64;
+        let time_ms = ms.saturating_sub(solver_ms).max(1);
         let limits = Limits {
-            time_ms: Some(ms.saturating_sub(solver.as_millis() as u64).max(1)),
+            time_ms: Some(time_ms),
+            soft_ms: limits
+                .soft_ms
+                .map(|soft| soft.saturating_sub(solver_ms).clamp(1, time_ms)),
             ..limits
         };
-        let clock = WallClock::started_at(turn_start + solver);
-        self.search(game, limits, &eval, clock, threads, progress)
+        self.search(
+            game,
+            limits,
+            &eval,
+            clock.delayed(solver),
+            threads,
+            progress,
+        )
     }
 
     /// The search of `game` by the strategy under `limits` on `threads` threads.
@@ -315,35 +343,6 @@ impl<G: HostGame> Ai<G> {
         .map_err(|e| e.to_string())
     }
 
-    /// Like [`Ai::choose`], on `clock`: the time budget counts from its start, and a
-    /// stop flag it carries ([`WallClock::with_stop`]) ends the search early with the
-    /// best move found so far (`ply engine`'s `stop`).
-    pub fn choose_on(
-        &mut self,
-        game: &G,
-        clock: WallClock,
-        progress: &mut dyn FnMut(&SearchReport<G::Move>),
-    ) -> Result<SearchReport<G::Move>, String> {
-        let options = Options {
-            threads: self.config.threads,
-            parallel_depth: self.config.parallel_depth,
-            hash_mb: self.config.hash_mb,
-            table_slots: None,
-            switches: G::engine_switches().overlaid(&self.config.switches),
-        };
-        crate::parallel::run(
-            self.config.algo,
-            game,
-            self.config.budget.limits(),
-            &self.config.eval,
-            &options,
-            &mut self.tables,
-            clock,
-            progress,
-        )
-        .map_err(|e| e.to_string())
-    }
-
     /// The flags that stop this player's search and its exact solver (made once a
     /// player, kept for the process: a search's clock holds them).
     fn stops(&mut self) -> &'static [AtomicBool; 2] {
@@ -354,7 +353,7 @@ impl<G: HostGame> Ai<G> {
 }
 
 /// The most of a move's time (under a time budget) an exact solver may take before
-/// the search ([`Ai::choose_from`]).
+/// the search on one thread ([`Ai::choose_on`]).
 pub const SOLVER_SHARE: f64 = 0.5;
 
 #[cfg(test)]

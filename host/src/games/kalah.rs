@@ -11,7 +11,6 @@
 //! * `ply solve` runs [`crate::kalah_solve`]: the exact solver with endgame tables on
 //!   disk, on all cores.
 
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use ply_core::games::kalah::{Kalah, KalahEval, Pit, StoreDifference};
@@ -134,7 +133,7 @@ impl HostGame for Kalah {
         &self,
         eval: &KalahEvalChoice,
         deadline: Instant,
-        stop: &AtomicBool,
+        stop: &dyn Fn() -> bool,
     ) -> Option<SearchReport<Pit>> {
         let KalahEvalChoice::Tables(Some(t)) = eval else {
             return None;

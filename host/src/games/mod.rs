@@ -2,7 +2,6 @@
 //! evaluations a user can choose, a board diagram, and an exact solver where one
 //! exists. One file per game.
 
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use ply_core::perft::PerftKey;
@@ -105,7 +104,8 @@ pub trait HostGame:
     }
 
     /// A move of `self` proved best by the exact solver of [`HostGame::has_solver`]
-    /// before `deadline` (or before `stop` is set, by another thread), as a search
+    /// before `deadline` (or before `stop` says so: another thread's answer, `ply
+    /// engine`'s `stop`), as a search
     /// report (the value on the evaluation's scale), for an AI player to play
     /// instead of its search's move; `None` when it did not finish, or when there is
     /// no solver (the default).
@@ -113,7 +113,7 @@ pub trait HostGame:
         &self,
         eval: &Self::Eval,
         deadline: Instant,
-        stop: &AtomicBool,
+        stop: &dyn Fn() -> bool,
     ) -> Option<SearchReport<Self::Move>> {
         let _ = (eval, deadline, stop);
         None

@@ -19,7 +19,7 @@
 //!   board), stopped at a deadline; its move is played when it proves one best in
 //!   time.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, OnceLock};
 use std::time::Instant;
 
@@ -78,14 +78,14 @@ impl PlayTables {
     }
 
     /// A best move of `game` proved by the exact solver before `deadline` and
-    /// before `stop` is set, with the final margin it leads to for the side to move
+    /// before `stop` says so, with the final margin it leads to for the side to move
     /// and the nodes searched; `None` when the game is over or the solver did not
     /// finish in time (both are read every 64 nodes).
     pub fn solve_move(
         &self,
         game: &Kalah,
         deadline: Instant,
-        stop: &AtomicBool,
+        stop: &dyn Fn() -> bool,
     ) -> Option<(Pit, i32, u64)> {
         let skip =
             (self.words.as_ptr() as usize).next_multiple_of(64) - self.words.as_ptr() as usize;
@@ -105,12 +105,12 @@ impl PlayTables {
     }
 }
 
-/// Stops a solve at a moment, or when a flag is set.
-struct Deadline<'a>(Instant, &'a AtomicBool);
+/// Stops a solve at a moment, or when a function says so.
+struct Deadline<'a>(Instant, &'a dyn Fn() -> bool);
 
 impl SolveControl for Deadline<'_> {
     fn should_stop(&mut self) -> bool {
-        self.1.load(Ordering::Relaxed) || Instant::now() >= self.0
+        (self.1)() || Instant::now() >= self.0
     }
 }
 
@@ -376,19 +376,53 @@ mod tests {
         let over = Kalah::parse_position(rules, "0 0 0 0 [14] / 0 0 0 0 [10] / first").unwrap();
         assert!(!over.has_solver(&KalahEvalChoice::Tables(Some(near))));
         // Its move is a best one, valued as the proved margin (Kalah(4,3): +6).
-        let never = AtomicBool::new(false);
         let eval = KalahEvalChoice::Tables(Some(near));
         let later = Instant::now() + Duration::from_secs(600);
-        let r = start.solved_move(&eval, later, &never).unwrap();
+        let r = start.solved_move(&eval, later, &|| false).unwrap();
         assert_eq!(r.value, ply_core::games::kalah::KalahEval::margin_value(6));
         assert_eq!(r.pv.len(), 1);
         // The only best first move (docs/games/kalah.md: moves -6 6 2 -2).
         assert_eq!(start.display_move(r.best_move.unwrap()).to_string(), "2");
-        // A stop flag already set, or a deadline already past: nothing proved.
-        let stop = AtomicBool::new(true);
+        // A stop already asked for, or a deadline already past: nothing proved.
         let fresh = play_tables(rules, 24 - MAX_SOLVER_GAP);
         let eval = KalahEvalChoice::Tables(Some(fresh));
-        assert!(start.solved_move(&eval, later, &stop).is_none());
-        assert!(start.solved_move(&eval, Instant::now(), &never).is_none());
+        assert!(start.solved_move(&eval, later, &|| true).is_none());
+        assert!(start
+            .solved_move(&eval, Instant::now(), &|| false)
+            .is_none());
+    }
+
+    /// An AI player's stop flag (`ply engine`'s `stop`) ends the exact solver at the
+    /// root as it ends the search: with it set before the move, neither proves
+    /// anything, on one thread (the solver first) and on two (beside the search);
+    /// without it the solver proves Kalah(4,3)'s only best first move.
+    #[test]
+    fn a_stop_ends_the_solver_at_the_root_too() {
+        use crate::clock::WallClock;
+        use crate::commands::player::{Ai, AiConfig, Budget};
+        static STOP: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
+        let rules = KalahRules::new(4, 3).unwrap();
+        let start = Kalah::new(rules);
+        for threads in [1, 2] {
+            // Fresh tables each time: a solver table that holds the answer proves it
+            // in fewer nodes than the stop is polled at.
+            let eval = KalahEvalChoice::Tables(Some(play_tables(rules, 12)));
+            let config = AiConfig::<Kalah>::engine(eval, Budget::Time(600.0), threads, 1);
+            let mut ai = Ai::new(config.clone());
+            let began = Instant::now();
+            let clock = WallClock::start().with_stop(&STOP);
+            let r = ai.choose_on(&start, clock, &mut |_| {}).unwrap();
+            assert!(r.depth < 95, "{threads} threads: proved while stopped");
+            assert!(
+                began.elapsed() < Duration::from_secs(60),
+                "{threads} threads: {:?}",
+                began.elapsed()
+            );
+            let r = Ai::new(config)
+                .choose_on(&start, WallClock::start(), &mut |_| {})
+                .unwrap();
+            assert_eq!(r.depth, 95, "{threads} threads");
+            assert_eq!(start.display_move(r.best_move.unwrap()).to_string(), "2");
+        }
     }
 }

@@ -475,6 +475,57 @@ fn search_builds_small_tables_once_and_names_the_default_ones() {
     assert_eq!(out(&o).lines().next(), out(&again).lines().next());
 }
 
+/// `ply engine` plays Kalah exactly too: `isready` loads the tables (built here: half
+/// of Kalah(4,3)'s seeds, so that the engine alone is not exact), and a `go movetime`
+/// sent after `readyok` answers with the solver's proved move, reported at the
+/// deepest depth, on one thread (the solver first) and on two (beside the search).
+#[test]
+fn engine_protocol_plays_the_solved_best_move() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::process::Stdio;
+    let d = tmp_dir("engine");
+    for threads in ["1", "2"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ply"))
+            .args(["engine", "kalah:4x3", "--threads", threads])
+            .env("PLY_TABLES_DIR", &*d)
+            .env("PLY_KALAH_TABLE_SEEDS", "12")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("run ply");
+        let mut input = child.stdin.take().unwrap();
+        let mut output = BufReader::new(child.stdout.take().unwrap());
+        input.write_all(b"uci\nisready\n").unwrap();
+        input.flush().unwrap();
+        // A controller sends `go` once the engine is ready (a `go movetime` counts
+        // from the moment it is read).
+        let mut text = String::new();
+        while !text.ends_with("readyok\n") {
+            let before = text.len();
+            output.read_line(&mut text).unwrap();
+            assert!(text.len() > before, "no readyok: {text}");
+        }
+        input
+            .write_all(b"position startpos\ngo movetime 500\n")
+            .unwrap();
+        drop(input);
+        output.read_to_string(&mut text).unwrap();
+        let o = child.wait_with_output().unwrap();
+        assert!(o.status.success(), "{}", err(&o));
+        let e = err(&o);
+        assert!(
+            e.contains("endgame tables: ") && e.contains("12 seeds in play"),
+            "{e}"
+        );
+        assert!(text.contains("info depth 95 "), "{threads} threads: {text}");
+        // The only best first move of Kalah(4,3) (docs/games/kalah.md), +6 proved.
+        assert!(text.contains("bestmove 2"), "{threads} threads: {text}");
+        let want = format!("score cp {}", 4 * 6 + 4096);
+        assert!(text.contains(&want), "{threads} threads: {text}");
+    }
+}
+
 /// `ply play` under a time budget loads the tables beside its first moves (its first
 /// move counts from the process start: it does not wait for them) and plays on with
 /// them: the game ends, and moves after the first few are proved.
