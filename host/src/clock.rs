@@ -1,16 +1,16 @@
 //! The host's wall clock for the core's time budgets.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use ply_core::search::Clock;
 
 /// Milliseconds since construction (or the last [`WallClock::restart`]), and
-/// optionally a flag that asks the search to stop ([`WallClock::with_stop`]).
+/// optionally up to two flags that ask the search to stop ([`WallClock::with_stop`]).
 #[derive(Clone, Copy, Debug)]
 pub struct WallClock {
     start: Instant,
-    stop: Option<&'static AtomicBool>,
+    stops: [Option<&'static AtomicBool>; 2],
 }
 
 impl WallClock {
@@ -24,16 +24,28 @@ impl WallClock {
     pub fn started_at(instant: Instant) -> Self {
         WallClock {
             start: instant,
-            stop: None,
+            stops: [None; 2],
         }
     }
 
-    /// The same clock with a stop flag: once `stop` is set, every search on this
-    /// clock (each thread of a parallel one) stops at its next check and answers with
-    /// what it has ([`Clock::stop_requested`]). `ply engine` sets it on `stop`.
+    /// The same clock with a stop flag more: once `stop` (or a flag it had) is set,
+    /// every search on this clock (each thread of a parallel one) stops at its next
+    /// check and answers with what it has ([`Clock::stop_requested`]). `ply engine`
+    /// sets its flag on `stop`; an AI player adds its own, set when its exact solver
+    /// has proved a move ([`crate::commands::player::Ai::choose_on`]). A clock holds
+    /// two flags: a third replaces the second.
     pub fn with_stop(self, stop: &'static AtomicBool) -> Self {
+        let stops = match self.stops {
+            [None, _] => [Some(stop), None],
+            [first, _] => [first, Some(stop)],
+        };
+        WallClock { stops, ..self }
+    }
+
+    /// The same clock started `by` later (its stop flags kept).
+    pub fn delayed(self, by: Duration) -> Self {
         WallClock {
-            stop: Some(stop),
+            start: self.start + by,
             ..self
         }
     }
@@ -64,7 +76,10 @@ impl Clock for WallClock {
     }
     #[inline]
     fn stop_requested(&self) -> bool {
-        self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+        self.stops
+            .iter()
+            .flatten()
+            .any(|s| s.load(Ordering::Relaxed))
     }
 }
 
@@ -98,5 +113,48 @@ impl Clock for StopClock<'_> {
     #[inline]
     fn stop_requested(&self) -> bool {
         self.stop.load(Ordering::Relaxed) || self.clock.stop_requested()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parallel::{Algo, Options, Tables};
+    use ply_core::games::kalah::{Kalah, KalahEval};
+    use ply_core::search::Limits;
+    use ply_core::Game;
+
+    /// A search on a clock whose stop flag (either of two) is set ends at its first look at the
+    /// clock, on one thread and on several, whatever time it was given.
+    #[test]
+    fn a_set_stop_flag_ends_the_search() {
+        static STOP: AtomicBool = AtomicBool::new(false);
+        let clock = WallClock::start().with_stop(&STOP);
+        assert!(!clock.stop_requested());
+        STOP.store(true, Ordering::Relaxed);
+        assert!(clock.stop_requested());
+        // A second flag: either one stops the clock.
+        static OTHER: AtomicBool = AtomicBool::new(false);
+        let quiet = WallClock::start().with_stop(&OTHER);
+        assert!(!quiet.stop_requested());
+        assert!(quiet.with_stop(&STOP).stop_requested());
+        assert!(clock.with_stop(&OTHER).stop_requested());
+        assert!(clock.delayed(Duration::from_secs(1)).stop_requested());
+        let game = Kalah::start(Default::default());
+        for threads in [1, 2] {
+            let r = crate::parallel::run(
+                Algo::Engine,
+                &game,
+                Limits::time_ms(3_600_000),
+                &KalahEval,
+                &Options::threads(threads),
+                &mut Tables::new(),
+                clock,
+                &mut |_| {},
+            )
+            .unwrap();
+            assert!(r.aborted, "{threads} threads");
+            assert!(r.depth <= 1, "{threads} threads: depth {}", r.depth);
+        }
     }
 }

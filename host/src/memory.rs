@@ -183,17 +183,28 @@ unsafe impl Sync for FileMap {}
 
 #[cfg(unix)]
 impl FileMap {
-    /// The first `len` bytes of `file` (which must hold them), mapped read-only and
-    /// brought in at once. `what` names the file in the error.
-    pub fn new(file: &std::fs::File, len: usize, what: &str) -> Result<FileMap, String> {
+    /// The first `len` bytes of `file` (which must hold them), mapped read-only;
+    /// with `populate`, brought in at once (Linux: the mapping call fills the page
+    /// tables, while other threads of the process that map memory or fault pages
+    /// may have to wait), else page by page as they are read. `what` names the file
+    /// in the error.
+    pub fn new(
+        file: &std::fs::File,
+        len: usize,
+        populate: bool,
+        what: &str,
+    ) -> Result<FileMap, String> {
         use std::os::unix::io::AsRawFd;
         if len == 0 {
             return Err(format!("cannot map {what}: it is empty"));
         }
         #[cfg(target_os = "linux")]
-        let flags = libc::MAP_PRIVATE | libc::MAP_POPULATE;
+        let flags = libc::MAP_PRIVATE | if populate { libc::MAP_POPULATE } else { 0 };
         #[cfg(not(target_os = "linux"))]
-        let flags = libc::MAP_PRIVATE;
+        let flags = {
+            let _ = populate;
+            libc::MAP_PRIVATE
+        };
         // SAFETY: a fresh read-only private mapping of an open file at offset 0;
         // the kernel picks the address, so no memory of this process is affected.
         let ptr = unsafe {

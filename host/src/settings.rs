@@ -178,7 +178,8 @@ pub fn checkpoint(path: &Path, resume: bool) -> Result<Option<crate::files::Lock
 pub struct Environment {
     /// `PLY_TABLES_DIR`: where the Kalah endgame tables live.
     pub tables_dir: Option<PathBuf>,
-    /// `PLY_KALAH_TABLE_SEEDS`: seeds in play the endgame tables cover.
+    /// `PLY_KALAH_TABLE_SEEDS`: seeds in play the endgame tables cover (`ply solve`
+    /// and the AI players; 0: none).
     pub table_seeds: Option<u32>,
     /// `PLY_HASH_MB`: the Kalah solver's table in MiB.
     pub hash_mb: Option<u64>,

@@ -12,7 +12,7 @@ use ply_core::games::kalah::solver::{
     bounds_for_player, build_tables, pack_tables, packed_layers, table_len, EndgameTables,
     KalahSolver, Quiet, SharedSolverTable, SolverEntry, UNKNOWN,
 };
-use ply_core::games::kalah::{KalahEval, KalahRules};
+use ply_core::games::kalah::{KalahEval, KalahRules, TablesEval};
 use ply_core::games::{Draughts, Halma16, Halma8, Kalah, TicTacToe};
 use ply_core::perft::{perft, perft_tabled, BucketTable, PerftBucket, PerftKey};
 use ply_core::search::Evaluator;
@@ -165,6 +165,21 @@ fn kalah_rules_search_and_solver_allocate_nothing() {
     });
     assert_eq!(v, 2);
     assert_eq!(n, 0, "the Kalah endgame tables allocated {} times", n);
+    // Exact play: the engine over ply's evaluation with the tables' exact values,
+    // and the solver's proved best move over the shared table.
+    let tables = EndgameTables::packed(3, false, 10, &packed).unwrap();
+    let eval = TablesEval::new(rules, tables).unwrap();
+    let mut slots = vec![TtEntry::default(); 1 << 10];
+    let (n, v) = allocations(|| {
+        let mut engine = Engine::new(&mut slots, eval, NoClock, EngineConfig::default());
+        let r = engine.search(&small, Limits::depth(8));
+        let shared = SharedSolverTable::new(&words, 3);
+        let mut solver = KalahSolver::with_table(rules, shared, tables).unwrap();
+        (r.best_move, solver.best_move(&small, &mut Quiet).unwrap())
+    });
+    assert!(v.0.is_some());
+    assert_eq!(v.1.map(|(_, margin)| margin), Some(2));
+    assert_eq!(n, 0, "exact play allocated {} times", n);
 }
 
 #[test]

@@ -143,7 +143,9 @@ impl GameCommand for Bench {
         if self.threads.is_empty() {
             return Err("--threads needs at least one thread count".into());
         }
-        let eval = G::evaluator(self.eval.as_deref())?;
+        // Loaded before the timed runs: what the evaluation needs for the board
+        // (Kalah's endgame tables) is not a strategy's time.
+        let eval = G::ready_eval(&G::evaluator(self.eval.as_deref())?, &game, None);
         let measure = |algo: Algo, threads: usize| -> Result<(Vec<f64>, Vec<u64>, i32), String> {
             let mut times = Vec::new();
             let mut nodes = Vec::new();

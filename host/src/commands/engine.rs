@@ -4,7 +4,9 @@
 //! has.
 //!
 //! One [`Ai`] searches every `go` of a session and keeps its table from move to move;
-//! `ucinewgame` clears it, `setoption` makes a new one. `position` plays its moves
+//! `ucinewgame` clears it, `setoption` makes a new one. `isready` loads what the
+//! evaluation needs for the board ([`Ai::prepare`]: Kalah's endgame tables) before it
+//! answers. `position` plays its moves
 //! through the checked [`Game::play`](ply_core::Game::play), so the position holds its
 //! history (draughts' repetition draw and move limit) and a bad move is refused with
 //! its reason. A thread reads the input while a search runs: a `stop` or `quit` ends
@@ -206,7 +208,12 @@ impl<G: HostGame> Session<G> {
             "" => Ok(()),
             "quit" => return Ok(false),
             "uci" => self.uci(),
-            "isready" => self.say("readyok"),
+            // What the evaluation loads for the board (Kalah's endgame tables) is
+            // loaded first, so that no `go` waits for it.
+            "isready" => {
+                self.ai.prepare(&self.game);
+                self.say("readyok")
+            }
             // Handled as it was read (`Control`): a search it ended has answered.
             "stop" => Ok(()),
             "ucinewgame" => self.new_game(rest.trim()),

@@ -3,9 +3,10 @@
 //! moves through it, and it searches through the one entry point,
 //! [`crate::parallel::run`].
 
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
-use ply_core::search::{Limits, SearchReport};
+use ply_core::search::{Clock, Limits, SearchReport};
 
 use crate::clock::WallClock;
 use crate::games::HostGame;
@@ -151,6 +152,9 @@ impl<G: HostGame> AiConfig<G> {
 pub struct Ai<G: HostGame> {
     config: AiConfig<G>,
     tables: Tables,
+    /// What stops the search and the exact solver run beside each other
+    /// ([`Ai::choose_from`]).
+    stops: Option<&'static [AtomicBool; 2]>,
 }
 
 impl<G: HostGame> Ai<G> {
@@ -159,6 +163,7 @@ impl<G: HostGame> Ai<G> {
         Ai {
             config,
             tables: Tables::new(),
+            stops: None,
         }
     }
 
@@ -178,13 +183,23 @@ impl<G: HostGame> Ai<G> {
         self.tables = Tables::new();
     }
 
+    /// Loads what the evaluation needs for `game`'s board (Kalah's endgame tables,
+    /// [`HostGame::ready_eval`]; once a process), waiting for it. [`Ai::choose`] does
+    /// this first; a caller that times the move itself can call it before.
+    pub fn prepare(&self, game: &G) {
+        G::ready_eval(&self.config.eval, game, None);
+    }
+
     /// Chooses a move in `game`, calling `progress` after each iteration (the
-    /// engine-based strategies). The time budget counts from this call.
+    /// engine-based strategies). The time budget counts from when the evaluation is
+    /// ready ([`Ai::prepare`]: on the first move on a board, its load is waited for
+    /// first).
     pub fn choose(
         &mut self,
         game: &G,
         progress: &mut dyn FnMut(&SearchReport<G::Move>),
     ) -> Result<SearchReport<G::Move>, String> {
+        self.prepare(game);
         self.choose_from(game, Instant::now(), progress)
     }
 
@@ -201,16 +216,115 @@ impl<G: HostGame> Ai<G> {
     }
 
     /// Like [`Ai::choose`], on `clock`: the time budget counts from its start, and a
-    /// stop flag it carries ([`WallClock::with_stop`]) ends the search early with the
-    /// best move found so far (`ply engine`'s `stop`).
+    /// stop flag it carries ([`WallClock::with_stop`]) ends the search, and the
+    /// exact solver, early with the best move found so far (`ply engine`'s `stop`).
+    ///
+    /// Under a time budget a load of the evaluation's (its first move on a board) is
+    /// waited for a quarter of the move's time at most, the move searched without it
+    /// if it is not done by then. Then, where the game has an exact solver for the
+    /// position ([`HostGame::has_solver`]: Kalah's `tables`), its move is played if
+    /// it proves one best in time ([`HostGame::solved_move`]): on two threads or
+    /// more the solver runs on one of them beside the search, for the move's time
+    /// (a game clock's: its soft limit), and stops the search when it succeeds; on
+    /// one thread it runs first, for up to [`SOLVER_SHARE`] of the move's time, and
+    /// the search gets what is left, on a clock started where the solver stopped.
+    /// Under a depth or node budget the evaluation's load is waited for, and the
+    /// search alone chooses.
     pub fn choose_on(
         &mut self,
         game: &G,
         clock: WallClock,
         progress: &mut dyn FnMut(&SearchReport<G::Move>),
     ) -> Result<SearchReport<G::Move>, String> {
+        let turn_start = clock.started();
+        let limits = self.config.budget.limits();
+        let wait_until = limits
+            .time_ms
+            .map(|ms| turn_start + Duration::from_millis(ms / 4));
+        let eval = G::ready_eval(&self.config.eval, game, wait_until);
+        let threads = self.config.threads;
+        let Some(ms) = limits.time_ms.filter(|_| game.has_solver(&eval)) else {
+            return self.search(game, limits, &eval, clock, threads, progress);
+        };
+        // The move's time as the solver sees it: a game clock's soft limit.
+        let move_ms = limits.soft_ms.unwrap_or(ms).min(ms);
+        let [search_stop, solver_stop] = self.stops();
+        search_stop.store(false, Ordering::Relaxed);
+        solver_stop.store(false, Ordering::Relaxed);
+        let solved = |mut r: SearchReport<G::Move>, progress: &mut dyn FnMut(&_)| {
+            r.elapsed_ms = turn_start.elapsed().as_millis() as u64;
+            progress(&r);
+            Ok(r)
+        };
+        if threads >= 2 {
+            let deadline = turn_start + Duration::from_millis(move_ms);
+            let (eval, game) = (&eval, game);
+            let beside = std::thread::scope(|s| {
+                let solver = std::thread::Builder::new()
+                    .name("ply-solver".into())
+                    .spawn_scoped(s, move || {
+                        let stopped =
+                            || solver_stop.load(Ordering::Relaxed) || clock.stop_requested();
+                        let r = game.solved_move(eval, deadline, &stopped);
+                        if r.is_some() {
+                            search_stop.store(true, Ordering::Relaxed);
+                        }
+                        r
+                    })
+                    .ok()?;
+                let clock = clock.with_stop(search_stop);
+                let searched = self.search(game, limits, eval, clock, threads - 1, progress);
+                if searched.is_err() {
+                    solver_stop.store(true, Ordering::Relaxed);
+                }
+                // A solver that panicked (reported by the panic hook) proved nothing.
+                Some((searched, solver.join().ok().flatten()))
+            });
+            // No thread for the solver: it runs first, as on one thread.
+            if let Some((searched, proved)) = beside {
+                return match proved {
+                    Some(r) => solved(r, progress),
+                    None => searched,
+                };
+            }
+        }
+        let solver_start = Instant::now();
+        let deadline = turn_start + Duration::from_secs_f64(move_ms as f64 / 1000.0 * SOLVER_SHARE);
+        if let Some(r) = game.solved_move(&eval, deadline, &|| clock.stop_requested()) {
+            return solved(r, progress);
+        }
+        let solver = solver_start.elapsed();
+        let solver_ms = solver.as_millis() as u64;
+        let time_ms = ms.saturating_sub(solver_ms).max(1);
+        let limits = Limits {
+            time_ms: Some(time_ms),
+            soft_ms: limits
+                .soft_ms
+                .map(|soft| soft.saturating_sub(solver_ms).clamp(1, time_ms)),
+            ..limits
+        };
+        self.search(
+            game,
+            limits,
+            &eval,
+            clock.delayed(solver),
+            threads,
+            progress,
+        )
+    }
+
+    /// The search of `game` by the strategy under `limits` on `threads` threads.
+    fn search(
+        &mut self,
+        game: &G,
+        limits: Limits,
+        eval: &G::Eval,
+        clock: WallClock,
+        threads: usize,
+        progress: &mut dyn FnMut(&SearchReport<G::Move>),
+    ) -> Result<SearchReport<G::Move>, String> {
         let options = Options {
-            threads: self.config.threads,
+            threads,
             parallel_depth: self.config.parallel_depth,
             hash_mb: self.config.hash_mb,
             table_slots: None,
@@ -219,8 +333,8 @@ impl<G: HostGame> Ai<G> {
         crate::parallel::run(
             self.config.algo,
             game,
-            self.config.budget.limits(),
-            &self.config.eval,
+            limits,
+            eval,
             &options,
             &mut self.tables,
             clock,
@@ -228,7 +342,19 @@ impl<G: HostGame> Ai<G> {
         )
         .map_err(|e| e.to_string())
     }
+
+    /// The flags that stop this player's search and its exact solver (made once a
+    /// player, kept for the process: a search's clock holds them).
+    fn stops(&mut self) -> &'static [AtomicBool; 2] {
+        self.stops.get_or_insert_with(|| {
+            Box::leak(Box::new([AtomicBool::new(false), AtomicBool::new(false)]))
+        })
+    }
 }
+
+/// The most of a move's time (under a time budget) an exact solver may take before
+/// the search on one thread ([`Ai::choose_on`]).
+pub const SOLVER_SHARE: f64 = 0.5;
 
 #[cfg(test)]
 mod tests {

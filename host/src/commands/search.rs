@@ -102,6 +102,8 @@ impl GameCommand for Search {
             parallel_depth: self.parallel_depth,
             switches: Default::default(),
         });
+        // What the evaluation loads (Kalah's endgame tables) is not the search's time.
+        ai.prepare(&game);
         let start = std::time::Instant::now();
         let report = ai.choose(&game, &mut |r| {
             let pv: Vec<String> = pv_texts(&game, &r.pv, notation);

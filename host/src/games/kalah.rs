@@ -1,42 +1,72 @@
 //! Kalah in the `ply` tools: `kalah[:PITSxSEEDS][:empty-capture]`, its name, its
 //! evaluations, its board diagram and its exact solver.
 //!
-//! * Evaluations: `ply` (default, [`KalahEval`]) and `store` (the store difference
-//!   of the Mancala parallelization report, docs/references.md:
-//!   [`StoreDifference`]).
+//! * Evaluations: `tables` (the default: [`KalahEval`] with the board's endgame
+//!   tables and the exact solver at the root, `kalah_solve/play.rs`), `ply`
+//!   ([`KalahEval`] alone) and `store` (the store difference of the Mancala
+//!   parallelization report, docs/references.md: [`StoreDifference`]).
 //! * `ply play` draws the board as the report's program does (the second player's
 //!   row on top, right to left, its store on the left) and announces "chooses pit
 //!   N".
 //! * `ply solve` runs [`crate::kalah_solve`]: the exact solver with endgame tables on
 //!   disk, on all cores.
 
+use std::time::Instant;
+
 use ply_core::games::kalah::{Kalah, KalahEval, Pit, StoreDifference};
-use ply_core::search::{Evaluator, Score};
+use ply_core::search::{Evaluator, Score, SearchReport, MAX_PLY};
 use ply_core::{Game, Outcome, Player};
 
 use crate::games::{HostGame, SolveOptions, SolveOutput};
+use crate::kalah_solve::play::{tables_for, PlayTables};
+
+/// The most seeds in play beyond the endgame tables' at which an AI player runs
+/// the exact solver ([`HostGame::has_solver`]). Measured on Kalah(6,4) positions
+/// with a fresh solver table, one thread (docs/games/kalah.md, "Exact play"): 18
+/// seeds beyond the tables take 0.1–1 s, often more than a move's time, and from 20
+/// beyond the solver finished none in 90 ms; closer, most finish in tens of
+/// milliseconds.
+pub const MAX_SOLVER_GAP: u32 = 18;
 
 /// The Kalah evaluations a player can choose.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub enum KalahEvalChoice {
-    /// ply's evaluation ([`KalahEval`]).
+    /// `tables` (the default): ply's evaluation with the exact values of the board's
+    /// endgame tables ([`ply_core::games::kalah::TablesEval`]) once the AI player
+    /// has them ([`HostGame::ready_eval`]; `None` before, or when there are none:
+    /// [`KalahEval`] alone), and the exact solver at the root under a time budget
+    /// ([`HostGame::solved_move`]).
+    Tables(Option<&'static PlayTables>),
+    /// `ply`: ply's evaluation alone ([`KalahEval`]), no tables, no solver.
     Ply,
-    /// The report's store difference ([`StoreDifference`]).
+    /// `store`: the report's store difference ([`StoreDifference`]).
     Store,
 }
 
 impl Evaluator<Kalah> for KalahEvalChoice {
+    #[inline]
     fn evaluate(&self, g: &Kalah, me: Player) -> Score {
         match self {
-            KalahEvalChoice::Ply => KalahEval.evaluate(g, me),
+            KalahEvalChoice::Tables(_) | KalahEvalChoice::Ply => KalahEval.evaluate(g, me),
             KalahEvalChoice::Store => StoreDifference.evaluate(g, me),
         }
     }
 
+    #[inline]
     fn terminal(&self, g: &Kalah, outcome: Outcome, ply: u32) -> Score {
         match self {
-            KalahEvalChoice::Ply => KalahEval.terminal(g, outcome, ply),
+            KalahEvalChoice::Tables(_) | KalahEvalChoice::Ply => {
+                KalahEval.terminal(g, outcome, ply)
+            }
             KalahEvalChoice::Store => StoreDifference.terminal(g, outcome, ply),
+        }
+    }
+
+    #[inline]
+    fn exact(&self, g: &Kalah, ply: u32) -> Option<Score> {
+        match self {
+            KalahEvalChoice::Tables(Some(t)) => t.eval().exact(g, ply),
+            _ => None,
         }
     }
 }
@@ -52,17 +82,74 @@ impl HostGame for Kalah {
 
     fn evaluator(name: Option<&str>) -> Result<KalahEvalChoice, String> {
         match name {
-            None | Some("ply") => Ok(KalahEvalChoice::Ply),
+            // The core's default (`Recommended`: `KalahEval`, which the web page and
+            // the firmware play with), with the endgame tables the host has on disk.
+            None | Some("tables") => Ok(KalahEvalChoice::Tables(None)),
+            Some("ply") => Ok(KalahEvalChoice::Ply),
             Some("store") | Some("seed") => Ok(KalahEvalChoice::Store),
             Some(other) => Err(format!(
-                "unknown evaluation {} for kalah: expected ply or store",
+                "unknown evaluation {} for kalah: expected tables, ply or store",
                 crate::quote::quote(other)
             )),
         }
     }
 
     fn evaluator_names() -> &'static [&'static str] {
-        &["ply", "store"]
+        &["tables", "ply", "store"]
+    }
+
+    /// `tables`: with the endgame tables of the board (pits and capture rule),
+    /// loaded once a process ([`tables_for`]).
+    fn ready_eval(
+        eval: &KalahEvalChoice,
+        game: &Kalah,
+        wait_until: Option<Instant>,
+    ) -> KalahEvalChoice {
+        match eval {
+            KalahEvalChoice::Tables(Some(t)) if t.tables().fits(game.rules()) => *eval,
+            KalahEvalChoice::Tables(_) => {
+                KalahEvalChoice::Tables(tables_for(game.rules(), wait_until))
+            }
+            other => *other,
+        }
+    }
+
+    /// `tables` with endgame tables, in a position at most [`MAX_SOLVER_GAP`] seeds
+    /// in play beyond them.
+    fn has_solver(&self, eval: &KalahEvalChoice) -> bool {
+        match eval {
+            KalahEvalChoice::Tables(Some(t)) => {
+                !self.outcome().is_over() && self.seeds_in_play() <= t.seeds() + MAX_SOLVER_GAP
+            }
+            _ => false,
+        }
+    }
+
+    /// `tables`: the exact solver of `ply solve` over the endgame tables, on one
+    /// thread ([`PlayTables::solve_move`]); its move reports the engine's deepest
+    /// depth (as an exact search would) and the evaluation's value of the final
+    /// margin it proved ([`KalahEval::margin_value`]).
+    fn solved_move(
+        &self,
+        eval: &KalahEvalChoice,
+        deadline: Instant,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<SearchReport<Pit>> {
+        let KalahEvalChoice::Tables(Some(t)) = eval else {
+            return None;
+        };
+        let (mv, margin, nodes) = t.solve_move(self, deadline, stop)?;
+        let mut pv = heapless::Vec::new();
+        let _ = pv.push(mv);
+        Some(SearchReport {
+            best_move: Some(mv),
+            value: KalahEval::margin_value(margin),
+            depth: MAX_PLY as u32 - 1,
+            nodes,
+            pv,
+            aborted: false,
+            elapsed_ms: 0,
+        })
     }
 
     fn player_name(&self, player: Player) -> &'static str {

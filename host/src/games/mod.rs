@@ -2,8 +2,10 @@
 //! evaluations a user can choose, a board diagram, and an exact solver where one
 //! exists. One file per game.
 
+use std::time::Instant;
+
 use ply_core::perft::PerftKey;
-use ply_core::search::{Evaluator, Recommended};
+use ply_core::search::{Evaluator, Recommended, SearchReport};
 use ply_core::{Game, Outcome, Player};
 
 pub mod draughts;
@@ -79,6 +81,42 @@ pub trait HostGame:
     /// firmware play with too.
     fn engine_switches() -> crate::parallel::Switches {
         crate::parallel::Switches::from_config(&Self::engine_config())
+    }
+
+    /// `eval` made ready to search `game`: what it needs for `game`'s board loaded
+    /// (Kalah's `tables`: the board's endgame tables, loaded once a process and
+    /// kept), waiting for a load at most until `wait_until` (`None`: as long as it
+    /// takes); until a load is done the evaluation does without it. The AI player
+    /// calls this before each move ([`crate::commands::player::Ai`]). The default:
+    /// `eval` as it is.
+    fn ready_eval(eval: &Self::Eval, game: &Self, wait_until: Option<Instant>) -> Self::Eval {
+        let _ = (game, wait_until);
+        eval.clone()
+    }
+
+    /// Whether an AI player under a time budget runs an exact solver on `self`
+    /// with `eval` ([`HostGame::solved_move`]): the game has one, `eval` uses it, and
+    /// it may finish in a move's time (Kalah's `tables`: the seeds in play are at
+    /// most a few more than the endgame tables cover). The default: no.
+    fn has_solver(&self, eval: &Self::Eval) -> bool {
+        let _ = eval;
+        false
+    }
+
+    /// A move of `self` proved best by the exact solver of [`HostGame::has_solver`]
+    /// before `deadline` (or before `stop` says so: another thread's answer, `ply
+    /// engine`'s `stop`), as a search
+    /// report (the value on the evaluation's scale), for an AI player to play
+    /// instead of its search's move; `None` when it did not finish, or when there is
+    /// no solver (the default).
+    fn solved_move(
+        &self,
+        eval: &Self::Eval,
+        deadline: Instant,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<SearchReport<Self::Move>> {
+        let _ = (eval, deadline, stop);
+        None
     }
 
     /// How a player is called in this game ("X", "Black", "Red", "South").

@@ -1,14 +1,16 @@
 //! `ply solve kalah`: the exact solver of [`ply_core::games::kalah::solver`] with its
 //! endgame tables kept on disk and built on demand (`tables.rs`), and the root and
 //! the first moves shared out among one solver per core over one lock-free
-//! transposition table ([`SharedSolverTable`]; `scheduler.rs`).
+//! transposition table ([`SharedSolverTable`]; `scheduler.rs`). The same tables and
+//! solver serve the AI players' exact play ([`play`]).
 //!
 //! Settings (environment variables, checked by [`crate::settings::environment`]):
 //! * `PLY_TABLES_DIR`: where endgame tables live (default `$XDG_CACHE_HOME/ply`,
 //!   else `$HOME/.cache/ply`, else `.ply-tables`);
 //! * `PLY_KALAH_TABLE_SEEDS`: seeds in play the tables cover (default by board size,
 //!   see [`default_table_seeds`], or more if the table file on disk holds more and
-//!   fits in half the free memory; `0` for none);
+//!   fits in half the free memory; `0` for none; the AI players' default differs:
+//!   `play.rs`);
 //! * `PLY_HASH_MB`: transposition table MiB (default by board, see
 //!   `default_hash_mb`: 512 up to 48 seeds in play, 1024 beyond, 8 when the
 //!   tables cover all but a few seeds);
@@ -32,6 +34,7 @@
 mod checkpoint;
 mod checksum;
 mod passes;
+pub mod play;
 mod proved;
 mod ranks;
 mod reporter;
@@ -227,18 +230,13 @@ impl Memory {
         // the memory free now.
         let want = env.table_seeds.unwrap_or_else(|| {
             let default = default_table_seeds(rules.pits);
-            match tables::seeds_on_disk(rules.pits, rules.empty_capture, env.tables_dir.clone()) {
-                Some(k) if k > default => {
-                    let bytes = tables::memory_of(rules.pits, k.min(in_play)) as u64;
-                    let fits = crate::memory::check_available(bytes.saturating_mul(2), "").is_ok();
-                    if fits {
-                        k
-                    } else {
-                        default
-                    }
-                }
-                _ => default,
-            }
+            tables::usable_seeds_on_disk(
+                rules.pits,
+                rules.empty_capture,
+                in_play,
+                env.tables_dir.clone(),
+            )
+            .map_or(default, |k| k.max(default))
         });
         // No point in tables beyond the seeds on the board.
         let seeds = want.min(in_play).min(120);

@@ -263,7 +263,7 @@ pub(super) struct PassWatch {
     pub(super) beta: i32,
     /// Nodes the pass may spend.
     pub(super) budget: u64,
-    /// Nodes spent so far (counted 2^16 at a time).
+    /// Nodes spent so far (counted a poll's nodes at a time, 2^16).
     pub(super) nodes: u64,
     /// The pass stopped at its budget.
     pub(super) over_budget: bool,

@@ -5,18 +5,22 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 
-use ply_core::games::kalah::solver::{SolveControl, SolveProgress};
+use ply_core::games::kalah::solver::{SolveControl, SolveProgress, DEFAULT_POLL_SHIFT};
 
 use super::passes::{Board, PassWatch};
 use super::proved::Proved;
 use super::tasks::Conversion;
+
+/// The nodes between two calls of [`SolveControl::should_stop`]: the solvers of a
+/// `ply solve` poll at the default interval (`SolverConfig::poll_shift`).
+const POLL_NODES: u64 = 1 << DEFAULT_POLL_SHIFT;
 
 /// What every reporter of a job shares.
 #[derive(Clone, Copy)]
 pub(super) struct Shared<'a> {
     /// Set to stop every solver.
     pub(super) stop: &'a AtomicBool,
-    /// Nodes counted by [`SolveControl::should_stop`] calls (each 2^16 nodes).
+    /// Nodes counted by [`SolveControl::should_stop`] calls (each [`POLL_NODES`]).
     pub(super) counted: &'a AtomicU64,
 }
 
@@ -69,7 +73,7 @@ impl SolveControl for Reporter<'_> {
 
     fn should_stop(&mut self) -> bool {
         if let Some(limit) = self.stop_nodes {
-            let n = self.shared.counted.fetch_add(1 << 16, Ordering::Relaxed) + (1 << 16);
+            let n = self.shared.counted.fetch_add(POLL_NODES, Ordering::Relaxed) + POLL_NODES;
             if n >= limit {
                 self.stopped_at_nodes.store(true, Ordering::Relaxed);
                 self.shared.stop.store(true, Ordering::Relaxed);
@@ -79,7 +83,7 @@ impl SolveControl for Reporter<'_> {
             return true;
         }
         if let (Some(w), Some(c)) = (&mut self.pass, self.task) {
-            w.nodes += 1 << 16;
+            w.nodes += POLL_NODES;
             if w.nodes >= w.budget {
                 w.over_budget = true;
                 return true;

@@ -32,6 +32,47 @@ pub fn default_table_seeds(pits: u8) -> u32 {
     }
 }
 
+/// The most entries of endgame tables the AI players build on their own when no
+/// file holds any for the board ([`play_seeds`]): 2^24, about a second on two cores
+/// (20-seed tables for 6 pits, 226 M entries, take 15 s).
+pub(super) const CHEAP_ENTRIES: usize = 1 << 24;
+
+/// The seeds in play of the endgame-table file on disk that a search of a board with
+/// `in_play` seeds on it uses when `PLY_KALAH_TABLE_SEEDS` does not say: every layer
+/// of the file, unless it holds more than [`default_table_seeds`] and those (at most
+/// `in_play`) would take more than half the memory free now, when the default.
+/// `None` when there is no good file. `dir` as for [`load_or_build_tables`].
+pub(super) fn usable_seeds_on_disk(
+    pits: u8,
+    empty_capture: bool,
+    in_play: u32,
+    dir: Option<PathBuf>,
+) -> Option<u32> {
+    let k = seeds_on_disk(pits, empty_capture, dir)?;
+    let default = default_table_seeds(pits);
+    if k <= default {
+        return Some(k);
+    }
+    let bytes = memory_of(pits, k.min(in_play)) as u64;
+    let fits = crate::memory::check_available(bytes.saturating_mul(2), "").is_ok();
+    Some(if fits { k } else { default })
+}
+
+/// The seeds in play of the endgame tables the AI players use on a board of `pits`
+/// pits with `total` seeds when `PLY_KALAH_TABLE_SEEDS` does not say: the file on
+/// disk's ([`usable_seeds_on_disk`]), else the most up to [`default_table_seeds`]
+/// whose tables have at most [`CHEAP_ENTRIES`] entries (built then, in about a
+/// second, and saved), at most `total`; 0 when even one seed is too many.
+pub(super) fn play_seeds(pits: u8, empty_capture: bool, total: u32, dir: Option<PathBuf>) -> u32 {
+    if let Some(k) = usable_seeds_on_disk(pits, empty_capture, total, dir) {
+        return k.min(total);
+    }
+    (0..=default_table_seeds(pits).min(total))
+        .rev()
+        .find(|&k| table_len(pits, k).is_some_and(|n| n <= CHEAP_ENTRIES))
+        .unwrap_or(0)
+}
+
 /// The seeds in play of the good endgame-table file for `pits` and the capture rule
 /// in the tables directory (`dir` as for [`load_or_build_tables`]), if there is one.
 pub(super) fn seeds_on_disk(pits: u8, empty_capture: bool, dir: Option<PathBuf>) -> Option<u32> {
@@ -180,7 +221,7 @@ fn in_chunks(
 /// An empty `XDG_CACHE_HOME` or `HOME` counts as unset (the XDG rule); with neither
 /// set the tables go to `.ply-tables` in the current directory (docs/games/kalah.md
 /// says so).
-fn tables_dir(dir: Option<PathBuf>) -> PathBuf {
+pub(super) fn tables_dir(dir: Option<PathBuf>) -> PathBuf {
     if let Some(d) = dir {
         return d;
     }
@@ -284,7 +325,7 @@ pub(super) fn load_or_build_tables(
     let path = dir.join(table_file::file_name(pits, empty_capture));
     #[cfg(unix)]
     if !map {
-    } else if let Some(m) = table_file::map(&path, pits, empty_capture, seeds, threads)? {
+    } else if let Some(m) = table_file::map(&path, pits, empty_capture, seeds, threads, true)? {
         let note = found(progress, "mapped", "checksums checked", seeds, len, &path);
         return Ok((TableMemory::Mapped(m), note));
     }
@@ -513,6 +554,32 @@ mod tests {
             table_file::Entries::Packed(p) => p.to_vec(),
             table_file::Entries::Bytes(_) => panic!("tables of a byte an entry"),
         }
+    }
+
+    #[test]
+    fn players_use_the_file_on_disk_else_tables_that_build_in_a_second() {
+        let dir = std::env::temp_dir().join(format!("ply-tables-play-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let at = || Some(dir.clone());
+        // No file: the most seeds whose tables have at most CHEAP_ENTRIES entries,
+        // up to the default and the board's seeds.
+        assert_eq!(play_seeds(6, false, 48, at()), 14);
+        assert!(table_len(6, 14).unwrap() <= CHEAP_ENTRIES);
+        assert!(table_len(6, 15).unwrap() > CHEAP_ENTRIES);
+        assert_eq!(play_seeds(6, false, 10, at()), 10);
+        assert_eq!(play_seeds(3, false, 18, at()), 18);
+        assert_eq!(play_seeds(8, true, 96, at()), 11);
+        // A file: its seeds, at most the board's, whatever the default; for the
+        // other capture rule there is none.
+        let path = dir.join(table_file::file_name(3, false));
+        table_file::save(&path, 3, false, 9, &table(3, 9)).unwrap();
+        assert_eq!(usable_seeds_on_disk(3, false, 18, at()), Some(9));
+        assert_eq!(play_seeds(3, false, 18, at()), 9);
+        assert_eq!(play_seeds(3, false, 6, at()), 6);
+        assert_eq!(usable_seeds_on_disk(3, true, 18, at()), None);
+        assert_eq!(play_seeds(3, true, 18, at()), 18);
+        let _ = fs::remove_dir_all(dir);
     }
 
     #[test]

@@ -226,7 +226,7 @@ fn bad_kalah_input_gives_one_clear_line() {
             &[
                 "play", "kalah", "--first", "ai", "--second", "ai", "--eval", "x",
             ],
-            "expected ply or store",
+            "expected tables, ply or store",
         ),
     ];
     for (args, needle) in cases {
@@ -316,4 +316,241 @@ fn first_guesses_on_several_threads_belong_to_their_moves() {
         exact.sort();
         assert_eq!(guessed, exact, "{}: {}", spec, line);
     }
+}
+
+/// `ply` with `args`, the tables in `tables`, and `env` set besides.
+fn ply_env_with(args: &[&str], tables: &std::path::Path, env: &[(&str, &str)]) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_ply"));
+    c.args(args)
+        .env("PLY_TABLES_DIR", tables)
+        .env("PLY_THREADS", "2");
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().expect("run ply")
+}
+
+/// The value after `key: ` on the line that starts with it.
+fn field<'a>(text: &'a str, key: &str) -> &'a str {
+    text.lines()
+        .find_map(|l| l.strip_prefix(key))
+        .unwrap_or_else(|| panic!("no {key} line in {text}"))
+        .trim()
+}
+
+/// Exact play (docs/games/kalah.md): on Kalah(4,3) the default evaluation, `tables`,
+/// builds the board's endgame tables on the spot (24 seeds in play: all of them) and
+/// `ply search` then plays one of `ply solve`'s best moves and values it as the
+/// solved final margin (`4 × margin + 4096` for a win), under a depth budget (the
+/// engine over the tables) and a time budget (the solver at the root, before the
+/// search on one thread, beside it on two); `--eval ply` and
+/// `PLY_KALAH_TABLE_SEEDS=0` turn the tables off.
+#[test]
+fn search_with_tables_plays_the_solved_best_move() {
+    let d = tmp_dir("exact");
+    let first = ply_env(&["search", "kalah:4x3", "--depth", "1"], &d);
+    assert!(first.status.success(), "{}", err(&first));
+    assert!(
+        err(&first).contains("endgame tables: built 24 seeds in play"),
+        "{}",
+        err(&first)
+    );
+    assert!(d.join("kalah-4pits-seed-rules.v3.tbl").exists());
+    let afters: [&[&str]; 5] = [
+        &[],
+        &["1"],
+        &["2", "3"],
+        &["4", "1", "2"],
+        &["3", "1", "4", "2"],
+    ];
+    for after in afters {
+        let with_after = |args: &[&str]| -> Vec<String> {
+            let mut v: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+            if !after.is_empty() {
+                v.push("--after".into());
+                v.extend(after.iter().map(|s| s.to_string()));
+            }
+            v
+        };
+        let run = |args: &[&str], env: &[(&str, &str)]| -> Output {
+            let args = with_after(args);
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            ply_env_with(&args, &d, env)
+        };
+        let solved = run(&["solve", "kalah:4x3"], &[]);
+        assert!(solved.status.success(), "{}", err(&solved));
+        let solved = out(&solved);
+        let value: i32 = field(&solved, "value:").parse().unwrap();
+        let best: Vec<&str> = field(&solved, "best moves:").split(' ').collect();
+        let want = 4 * value + 4096 * value.signum();
+        let budgets: [&[&str]; 4] = [
+            &["--depth", "1"],
+            &["--depth", "4"],
+            &["--time", "0.3"],
+            // The solver beside the search, on a thread of its own.
+            &["--time", "0.3", "--threads", "2"],
+        ];
+        for budget in budgets {
+            let args: Vec<&str> = ["search", "kalah:4x3"]
+                .iter()
+                .chain(budget)
+                .copied()
+                .collect();
+            let o = run(&args, &[]);
+            assert!(o.status.success(), "{}", err(&o));
+            let text = out(&o);
+            let mv = field(&text, "best move:");
+            assert!(
+                best.contains(&mv),
+                "{after:?} {budget:?}: {mv} not in {best:?}"
+            );
+            assert_eq!(
+                field(&text, "value:"),
+                want.to_string(),
+                "{after:?} {budget:?}"
+            );
+            // Mapped from the file built by the first run, not built again.
+            assert!(!err(&o).contains("built"), "{}", err(&o));
+        }
+        // With tables of half the seeds the engine alone is not exact; the solver
+        // proves the move (its report: the one move, at the deepest depth).
+        for threads in ["1", "2"] {
+            let args = ["search", "kalah:4x3", "--time", "0.3", "--threads", threads];
+            let o = run(&args, &[("PLY_KALAH_TABLE_SEEDS", "12")]);
+            assert!(o.status.success(), "{}", err(&o));
+            let text = out(&o);
+            assert!(
+                best.contains(&field(&text, "best move:")),
+                "{after:?}: {text}"
+            );
+            assert_eq!(
+                field(&text, "value:"),
+                want.to_string(),
+                "{after:?}: {text}"
+            );
+            assert_eq!(field(&text, "pv:"), field(&text, "best move:"), "{text}");
+            assert_eq!(field(&text, "depth:"), "95", "{text}");
+        }
+        // Without the tables the engine values the position by its heuristic.
+        let heuristic = run(
+            &["search", "kalah:4x3", "--depth", "1", "--eval", "ply"],
+            &[],
+        );
+        let off = run(
+            &["search", "kalah:4x3", "--depth", "1"],
+            &[("PLY_KALAH_TABLE_SEEDS", "0")],
+        );
+        for o in [&heuristic, &off] {
+            assert!(o.status.success(), "{}", err(o));
+            assert!(!err(o).contains("endgame tables"), "{}", err(o));
+            assert_ne!(field(&out(o), "value:"), want.to_string(), "{after:?}");
+        }
+        assert_eq!(
+            field(&out(&heuristic), "value:"),
+            field(&out(&off), "value:")
+        );
+    }
+}
+
+/// With no table file for its board, the default evaluation builds the tables that
+/// take about a second (Kalah(6,4): 14 seeds in play), says how to get the default
+/// ones, and a later run maps the file.
+#[test]
+fn search_builds_small_tables_once_and_names_the_default_ones() {
+    let d = tmp_dir("cheap");
+    let o = ply_env(&["search", "kalah", "--depth", "6"], &d);
+    assert!(o.status.success(), "{}", err(&o));
+    let e = err(&o);
+    assert!(e.contains("endgame tables: built 14 seeds in play"), "{e}");
+    assert!(
+        e.contains("PLY_KALAH_TABLE_SEEDS=20 builds the default tables"),
+        "{e}"
+    );
+    let again = ply_env(&["search", "kalah", "--depth", "6"], &d);
+    assert!(
+        err(&again).contains("endgame tables: mapped 14 seeds in play"),
+        "{}",
+        err(&again)
+    );
+    assert_eq!(out(&o).lines().next(), out(&again).lines().next());
+}
+
+/// `ply engine` plays Kalah exactly too: `isready` loads the tables (built here: half
+/// of Kalah(4,3)'s seeds, so that the engine alone is not exact), and a `go movetime`
+/// sent after `readyok` answers with the solver's proved move, reported at the
+/// deepest depth, on one thread (the solver first) and on two (beside the search).
+#[test]
+fn engine_protocol_plays_the_solved_best_move() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::process::Stdio;
+    let d = tmp_dir("engine");
+    for threads in ["1", "2"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ply"))
+            .args(["engine", "kalah:4x3", "--threads", threads])
+            .env("PLY_TABLES_DIR", &*d)
+            .env("PLY_KALAH_TABLE_SEEDS", "12")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("run ply");
+        let mut input = child.stdin.take().unwrap();
+        let mut output = BufReader::new(child.stdout.take().unwrap());
+        input.write_all(b"uci\nisready\n").unwrap();
+        input.flush().unwrap();
+        // A controller sends `go` once the engine is ready (a `go movetime` counts
+        // from the moment it is read).
+        let mut text = String::new();
+        while !text.ends_with("readyok\n") {
+            let before = text.len();
+            output.read_line(&mut text).unwrap();
+            assert!(text.len() > before, "no readyok: {text}");
+        }
+        input
+            .write_all(b"position startpos\ngo movetime 500\n")
+            .unwrap();
+        drop(input);
+        output.read_to_string(&mut text).unwrap();
+        let o = child.wait_with_output().unwrap();
+        assert!(o.status.success(), "{}", err(&o));
+        let e = err(&o);
+        assert!(
+            e.contains("endgame tables: ") && e.contains("12 seeds in play"),
+            "{e}"
+        );
+        assert!(text.contains("info depth 95 "), "{threads} threads: {text}");
+        // The only best first move of Kalah(4,3) (docs/games/kalah.md), +6 proved.
+        assert!(text.contains("bestmove 2"), "{threads} threads: {text}");
+        let want = format!("score cp {}", 4 * 6 + 4096);
+        assert!(text.contains(&want), "{threads} threads: {text}");
+    }
+}
+
+/// `ply play` under a time budget loads the tables beside its first moves (its first
+/// move counts from the process start: it does not wait for them) and plays on with
+/// them: the game ends, and moves after the first few are proved.
+#[test]
+fn play_under_a_time_budget_loads_the_tables_beside_the_game() {
+    let d = tmp_dir("play-tables");
+    // The tables built once (a search waits for them).
+    let built = ply_env(&["search", "kalah:4x3", "--depth", "1"], &d);
+    let e = err(&built);
+    assert!(e.contains("endgame tables: built 24 seeds in play"), "{e}");
+    let args = [
+        "play",
+        "kalah:4x3",
+        "--first",
+        "ai",
+        "--second",
+        "ai",
+        "--time",
+        "0.2",
+    ];
+    let o = ply_env(&args, &d);
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(out(&o).contains("result: "), "{}", out(&o));
+    let e = err(&o);
+    assert!(e.contains("endgame tables: mapped 24 seeds in play"), "{e}");
+    // Proved moves report the deepest depth.
+    assert!(out(&o).contains("depth 95"), "{}", out(&o));
 }

@@ -241,7 +241,7 @@ fn the_engine_runs_on_several_threads_under_every_budget() {
 /// negative and a fractional one standing for the `m1,m2,m3,m4` form).
 const NAMED: [(&str, &[&str]); 5] = [
     ("tictactoe", &["lines", "zero"]),
-    ("kalah", &["ply", "store"]),
+    ("kalah", &["tables", "ply", "store"]),
     ("checkers", &["learned", "standard", "material"]),
     (
         "halma:8",

@@ -3,6 +3,7 @@
 //! the published values the solver reproduces.
 
 mod differential;
+mod exact_play;
 mod properties;
 mod rules;
 mod solver;

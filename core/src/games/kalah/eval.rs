@@ -1,7 +1,9 @@
 //! Kalah's evaluations for the depth-limited searches: the store difference of the
-//! Mancala parallelization report (docs/references.md) and ply's own.
+//! Mancala parallelization report (docs/references.md), ply's own, and ply's own
+//! with the exact values of endgame tables ([`TablesEval`]).
 
-use super::{non_empty, pit, Kalah};
+use super::solver::EndgameTables;
+use super::{non_empty, pit, Kalah, KalahRules};
 use crate::game::{Game, Outcome, Player};
 use crate::search::{for_player, Evaluator, Recommended, Score};
 
@@ -54,8 +56,7 @@ impl Evaluator<Kalah> for KalahEval {
     }
 
     fn terminal(&self, game: &Kalah, _outcome: Outcome, _ply: u32) -> Score {
-        let margin = game.store_difference();
-        4 * margin + DECIDED_BONUS * margin.signum()
+        Self::margin_value(game.store_difference())
     }
 }
 
@@ -69,6 +70,15 @@ impl Recommended for Kalah {
 }
 
 impl KalahEval {
+    /// The value of a game ending with final margin `margin` for the side to move:
+    /// `4 × margin` plus [`DECIDED_BONUS`] for a win (minus it for a loss). Finished
+    /// games score this ([`Evaluator::terminal`]), and so do positions whose exact
+    /// value endgame tables know ([`TablesEval`]), so a proved win outranks any
+    /// heuristic lead and the larger proved margin outranks the smaller.
+    pub const fn margin_value(margin: i32) -> Score {
+        4 * margin + DECIDED_BONUS * margin.signum()
+    }
+
     /// The value for the side to move.
     pub fn for_mover(&self, game: &Kalah) -> Score {
         let me = game.side_to_move();
@@ -100,5 +110,67 @@ impl KalahEval {
             }
         }
         score + 2 * best_capture as i32
+    }
+}
+
+/// [`KalahEval`] with endgame tables: the exact value of every unfinished position
+/// whose seeds in play the tables cover ([`Evaluator::exact`]), scored as the
+/// finished game it leads to under perfect play ([`KalahEval::margin_value`] of the
+/// stores' margin now plus the table's future margin), so the engine stops there
+/// and plays for the largest proved margin; [`KalahEval`] everywhere else. It holds
+/// only a reference to the tables, in memory the caller provides (the host maps
+/// them from their file), and allocates nothing.
+///
+/// The ordering it gives: a proved win (`DECIDED_BONUS + 4 × margin`) and a decided
+/// position the tables do not cover (a store past half the seeds,
+/// `DECIDED_BONUS + 4 × the stores' margin now`) share the band above every
+/// undecided heuristic value, ordered by margin; a proved draw is 0; proved losses
+/// lie below every undecided value.
+#[derive(Clone, Copy, Debug)]
+pub struct TablesEval<'a> {
+    tables: EndgameTables<'a>,
+}
+
+impl<'a> TablesEval<'a> {
+    /// The evaluation over `tables`, which must be for the pits and the capture rule
+    /// of `rules` (the seeds per pit do not matter).
+    pub fn new(rules: KalahRules, tables: EndgameTables<'a>) -> Result<Self, &'static str> {
+        if !tables.fits(rules) {
+            return Err("the endgame tables are for another number of pits or capture rule");
+        }
+        Ok(TablesEval { tables })
+    }
+
+    /// The endgame tables.
+    pub fn tables(&self) -> &EndgameTables<'a> {
+        &self.tables
+    }
+
+    /// The final margin of `game`'s side to move under perfect play, if the tables
+    /// cover its seeds in play (for an unfinished game; a finished one's margin is
+    /// its stores').
+    #[inline]
+    pub fn final_margin(&self, game: &Kalah) -> Option<i32> {
+        let (own, opp) = game.rows_for_mover();
+        self.tables
+            .probe(own, opp, game.seeds_in_play())
+            .map(|future| game.store_difference() + future)
+    }
+}
+
+impl Evaluator<Kalah> for TablesEval<'_> {
+    #[inline]
+    fn evaluate(&self, game: &Kalah, me: Player) -> Score {
+        KalahEval.evaluate(game, me)
+    }
+
+    #[inline]
+    fn terminal(&self, game: &Kalah, outcome: Outcome, ply: u32) -> Score {
+        KalahEval.terminal(game, outcome, ply)
+    }
+
+    #[inline]
+    fn exact(&self, game: &Kalah, _ply: u32) -> Option<Score> {
+        self.final_margin(game).map(KalahEval::margin_value)
     }
 }

@@ -46,7 +46,8 @@
 //!   [`Game`] contract;
 //! * `movegen.rs`: sowing on packed rows, the whole rule of a move ([`sow`]);
 //! * `notation.rs`: the text forms above, read and written;
-//! * `eval.rs`: the evaluations [`StoreDifference`] and [`KalahEval`];
+//! * `eval.rs`: the evaluations [`StoreDifference`], [`KalahEval`] and, with endgame
+//!   tables, [`TablesEval`];
 //! * [`solver`]: exact solving with endgame tables.
 
 mod eval;
@@ -62,7 +63,7 @@ use crate::game::{Game, Outcome, Player};
 use crate::move_list::MoveList;
 use crate::zobrist;
 
-pub use eval::{KalahEval, StoreDifference, DECIDED_BONUS};
+pub use eval::{KalahEval, StoreDifference, TablesEval, DECIDED_BONUS};
 pub(crate) use movegen::final_margin;
 pub use movegen::{non_empty, pit, row_sum, sow, Sown, ONES};
 

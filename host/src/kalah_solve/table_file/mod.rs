@@ -515,7 +515,9 @@ impl Mapped {
 /// against its checksum (each layer on its own thread, up to `threads`). `None`
 /// when it does not (no file, a problem, fewer layers): [`load`] then reads what it
 /// can and says why. Mapping a file of gigabytes takes a fraction of a second where
-/// reading it takes seconds, and the pages stay the system's file cache.
+/// reading it takes seconds, and the pages stay the system's file cache. With
+/// `populate` the mapping is filled in at once ([`crate::memory::FileMap::new`]):
+/// faster, but searches of the same process wait meanwhile.
 #[cfg(unix)]
 pub fn map(
     path: &Path,
@@ -523,6 +525,7 @@ pub fn map(
     empty_capture: bool,
     seeds: u32,
     threads: usize,
+    populate: bool,
 ) -> Result<Option<Mapped>, String> {
     if not_regular(path).is_some() {
         return Ok(None);
@@ -546,7 +549,8 @@ pub fn map(
     if (file_len as u128) < start as u128 + len as u128 {
         return Ok(None);
     }
-    let map = crate::memory::FileMap::new(&file, start + len, &path.display().to_string())?;
+    let map =
+        crate::memory::FileMap::new(&file, start + len, populate, &path.display().to_string())?;
     let bytes = &map.bytes()[start..];
     // The biggest layers first, so that the threads end together.
     let next = std::sync::atomic::AtomicU32::new(0);

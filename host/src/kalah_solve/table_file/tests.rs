@@ -196,18 +196,22 @@ fn a_good_file_is_mapped_whole_or_in_part_and_a_damaged_one_never() {
         Entries::Packed(p) => p.to_vec(),
         Entries::Bytes(_) => panic!("a five-bit file mapped as bytes"),
     };
-    for threads in [1, 2, 5] {
-        let m = map(&path, 3, true, 12, threads).unwrap().expect("mapped");
+    for (threads, populate) in [(1, true), (2, false), (5, true)] {
+        let m = map(&path, 3, true, 12, threads, populate)
+            .unwrap()
+            .expect("mapped");
         assert_eq!(five(&m), packed(3, 12, &t));
         // Fewer seeds: the prefix (the byte after it is the next layer's).
-        let m = map(&path, 3, true, 7, threads).unwrap().expect("mapped");
+        let m = map(&path, 3, true, 7, threads, populate)
+            .unwrap()
+            .expect("mapped");
         let p = five(&m);
         let want = packed(3, 7, &t);
         assert_eq!(p[..p.len() - 1], want[..want.len() - 1]);
     }
     // A file of a byte an entry maps as bytes.
     let (bdir, bpath, bt) = saved("map-bytes", true, false);
-    match map(&bpath, 1, true, 40, 2)
+    match map(&bpath, 1, true, 40, 2, true)
         .unwrap()
         .expect("mapped")
         .entries()
@@ -217,9 +221,11 @@ fn a_good_file_is_mapped_whole_or_in_part_and_a_damaged_one_never() {
     }
     let _ = fs::remove_dir_all(bdir);
     // More seeds than the file holds, another rule, no file: not mapped.
-    assert!(map(&path, 3, true, 13, 2).unwrap().is_none());
-    assert!(map(&path, 3, false, 7, 2).unwrap().is_none());
-    assert!(map(&dir.join("none.tbl"), 3, true, 7, 2).unwrap().is_none());
+    assert!(map(&path, 3, true, 13, 2, true).unwrap().is_none());
+    assert!(map(&path, 3, false, 7, 2, true).unwrap().is_none());
+    assert!(map(&dir.join("none.tbl"), 3, true, 7, 2, true)
+        .unwrap()
+        .is_none());
     // Damage in any layer asked for, or a file cut short: not mapped (the
     // caller then reads the good layers and says why); damage beyond the
     // layers asked for does not matter.
@@ -234,13 +240,13 @@ fn a_good_file_is_mapped_whole_or_in_part_and_a_damaged_one_never() {
         bad[head + layer_bytes(3, 5, layer).start] ^= 0x10;
         fs::write(&path, &bad).unwrap();
         assert_eq!(
-            map(&path, 3, true, seeds, 2).unwrap().is_some(),
+            map(&path, 3, true, seeds, 2, true).unwrap().is_some(),
             mapped,
             "damage in layer {layer}, {seeds} seeds asked for"
         );
     }
     fs::write(&path, &good[..good.len() - 1]).unwrap();
-    assert!(map(&path, 3, true, 12, 2).unwrap().is_none());
-    assert!(map(&path, 3, true, 11, 2).unwrap().is_some());
+    assert!(map(&path, 3, true, 12, 2, true).unwrap().is_none());
+    assert!(map(&path, 3, true, 11, 2, true).unwrap().is_some());
     let _ = fs::remove_dir_all(dir);
 }

@@ -67,7 +67,7 @@ pub(super) const PROFILES: &[Profile] = &[
     },
     Profile {
         spec: "kalah:3x2",
-        evals: &["ply", "store"],
+        evals: &["tables", "ply", "store"],
         positions: &[
             "2 2 2 [0] / 2 2 2 [0] / first",
             "1 0 3 [5] / 0 2 0 [1] / second",
@@ -76,7 +76,7 @@ pub(super) const PROFILES: &[Profile] = &[
     },
     Profile {
         spec: "kalah:2x1:empty-capture",
-        evals: &["ply", "store"],
+        evals: &["tables", "ply", "store"],
         positions: &["1 1 [0] / 1 1 [0] / first"],
         moves: &["1", "2"],
     },

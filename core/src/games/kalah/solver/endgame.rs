@@ -13,7 +13,7 @@ use super::layout::{
 };
 use super::packed::{packed_code, packed_layers, PACKED_MAX_SEEDS};
 use super::with_pits;
-use crate::games::kalah::{final_margin, non_empty, sow};
+use crate::games::kalah::{final_margin, non_empty, sow, KalahRules};
 
 /// Exact future margins of every position with few seeds in play, for one number of
 /// pits and one capture rule, over caller-provided memory: entry
@@ -111,6 +111,12 @@ impl<'a> EndgameTables<'a> {
             entries: Entries::Bytes(&[]),
             packed_starts: [0; PACKED_MAX_SEEDS as usize + 1],
         }
+    }
+
+    /// Whether these tables serve boards of `rules`: the same pits and capture rule
+    /// (any seeds per pit).
+    pub fn fits(&self, rules: KalahRules) -> bool {
+        self.pits == u32::from(rules.pits) && self.empty_capture == rules.empty_capture
     }
 
     /// The largest seeds-in-play count covered; `None` if there are no tables.

@@ -92,7 +92,8 @@ pub struct SolveProgress {
 pub trait SolveControl {
     /// Called after each null-window pass and every 2^20 nodes.
     fn progress(&mut self, _p: &SolveProgress) {}
-    /// Polled every 2^16 nodes; `true` stops the solve with [`Interrupted`].
+    /// Polled every 2^[`SolverConfig::poll_shift`] nodes (2^16 by default); `true`
+    /// stops the solve with [`Interrupted`].
     fn should_stop(&mut self) -> bool {
         false
     }
@@ -129,7 +130,20 @@ pub struct SolverConfig {
     /// in play: near the endgame tables the lookups cost more cache misses than
     /// the cutoffs save. 0: everywhere.
     pub etc_from_seeds: u32,
+    /// [`SolveControl::should_stop`] is polled every `2^poll_shift` nodes (at most
+    /// [`MAX_POLL_SHIFT`]): by default [`DEFAULT_POLL_SHIFT`], 65,536 nodes, tens of
+    /// milliseconds of search; a solve under a time limit of a fraction of a second
+    /// polls more often.
+    pub poll_shift: u32,
 }
+
+/// The default [`SolverConfig::poll_shift`]: [`SolveControl::should_stop`] every
+/// 2^16 nodes.
+pub const DEFAULT_POLL_SHIFT: u32 = 16;
+
+/// The largest [`SolverConfig::poll_shift`] (progress is reported every 2^20 nodes,
+/// at a poll).
+pub const MAX_POLL_SHIFT: u32 = 20;
 
 impl Default for SolverConfig {
     fn default() -> Self {
@@ -137,6 +151,7 @@ impl Default for SolverConfig {
             deepening_to: 0,
             ordering: true,
             etc_from_seeds: 0,
+            poll_shift: DEFAULT_POLL_SHIFT,
         }
     }
 }
@@ -155,6 +170,9 @@ pub struct KalahSolver<'d, T: SolverTable> {
     stopped: bool,
     depth_limit: Option<u32>,
     bounds: (i32, i32),
+    /// `2^poll_shift - 1` of the configuration: the control is polled when the
+    /// node count has none of these bits.
+    poll_mask: u64,
     /// The search stops (without storing anything) once `nodes` exceeds this.
     node_limit: u64,
     /// The search stopped at `node_limit` (not at the caller's request).
@@ -188,7 +206,7 @@ impl<'d, T: SolverTable> KalahSolver<'d, T> {
         tt: T,
         tables: EndgameTables<'d>,
     ) -> Result<Self, &'static str> {
-        if tables.pits != u32::from(rules.pits) || tables.empty_capture != rules.empty_capture {
+        if !tables.fits(rules) {
             return Err("the endgame tables are for another number of pits or capture rule");
         }
         Ok(KalahSolver {
@@ -197,6 +215,7 @@ impl<'d, T: SolverTable> KalahSolver<'d, T> {
             pits: u32::from(rules.pits),
             empty_capture: rules.empty_capture,
             config: SolverConfig::default(),
+            poll_mask: (1 << DEFAULT_POLL_SHIFT) - 1,
             nodes: 0,
             table_hits: 0,
             generation: 1,
@@ -212,6 +231,7 @@ impl<'d, T: SolverTable> KalahSolver<'d, T> {
     /// Replaces the configuration.
     pub fn set_config(&mut self, config: SolverConfig) {
         self.config = config;
+        self.poll_mask = (1 << config.poll_shift.min(MAX_POLL_SHIFT)) - 1;
     }
 
     /// Nodes searched since the solver was made.
@@ -383,6 +403,57 @@ impl<'d, T: SolverTable> KalahSolver<'d, T> {
             out(mv, for_player(&child, me, v));
         }
         Ok(())
+    }
+
+    /// A best move of `game` and the final margin it leads to for `game`'s side to
+    /// move under perfect play; `None` when the game is over. The position's value
+    /// `V` is solved first ([`KalahSolver::solve`]); then the moves are tested, the
+    /// table's best move first, one null-window pass each ([`KalahSolver::test`]),
+    /// until one is proved to reach `V`: cheaper than every move's exact value
+    /// ([`KalahSolver::solve_moves`]), since the moves after it are never searched.
+    pub fn best_move(
+        &mut self,
+        game: &Kalah,
+        control: &mut impl SolveControl,
+    ) -> Result<Option<(Pit, i32)>, Interrupted> {
+        let moves = game.legal_moves();
+        if moves.is_empty() {
+            return Ok(None);
+        }
+        let value = self.solve(game, control)?;
+        let me = game.side_to_move();
+        let (own, opp) = game.rows_for_mover();
+        let hint = table::probe(&self.tt, own, opp)
+            .and_then(|e| e.mv.checked_sub(1))
+            .map(Pit)
+            .filter(|m| moves.contains(m));
+        let first = hint.into_iter();
+        let rest = moves.iter().copied().filter(|&m| Some(m) != hint);
+        for mv in first.chain(rest) {
+            let child = game.play_unchecked(mv);
+            let best = if child.outcome().is_over() {
+                for_player(&child, me, child.store_difference()) == value
+            } else if child.side_to_move() == me {
+                // The mover moves again: the move reaches `value` if the child does.
+                self.test(&child, -INF, INF, value, control)?.0 >= value
+            } else {
+                // The opponent's value is at least `-value`; the move is best if it
+                // is no more.
+                self.test(&child, -INF, INF, 1 - value, control)?.1 <= -value
+            };
+            if best {
+                return Ok(Some((mv, value)));
+            }
+        }
+        // Unreachable while the value is every move's best; should a test ever
+        // disagree, the moves' exact values decide.
+        let mut best: Option<(Pit, i32)> = None;
+        self.solve_moves(game, control, |mv, v| {
+            if best.is_none_or(|(_, b)| v > b) {
+                best = Some((mv, v));
+            }
+        })?;
+        Ok(best)
     }
 
     /// The exact future margin for the mover of `own` against `opp`, starting MTD(f)

@@ -153,7 +153,7 @@ impl<T: SolverTable> KalahSolver<'_, T> {
             self.stopped = true;
             self.over_budget = true;
         }
-        if self.nodes & 0xFFFF == 0 {
+        if self.nodes & self.poll_mask == 0 {
             if control.should_stop() {
                 self.stopped = true;
             }

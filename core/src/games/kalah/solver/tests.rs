@@ -172,6 +172,7 @@ fn solver_matches_minimax_on_random_positions_in_every_configuration() {
                             deepening_to,
                             ordering: true,
                             etc_from_seeds: if with_tables { 8 } else { 0 },
+                            ..SolverConfig::default()
                         };
                         let mut all_slots = [SolverEntry::EMPTY; 1 << 10];
                         let tt = &mut all_slots[..slots];
