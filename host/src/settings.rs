@@ -282,8 +282,13 @@ pub fn environment_from(get: impl Fn(&str) -> Option<OsString>) -> Result<Enviro
         }
         Some(d) => {
             let dir = PathBuf::from(d);
-            // A link to nothing cannot be made a directory (it "exists").
-            if !dir.exists() && dir.symlink_metadata().is_ok() {
+            // A link to nothing cannot be made a directory (it "exists"). Asked of the
+            // link itself, once: a directory another process makes meanwhile (the ranks
+            // of one MPI run share the directory) is no link.
+            let link = dir
+                .symlink_metadata()
+                .is_ok_and(|m| m.file_type().is_symlink());
+            if link && !dir.exists() {
                 let to = crate::files::destination(&dir).unwrap_or_else(|_| dir.clone());
                 return Err(format!(
                     "PLY_TABLES_DIR={} is a symbolic link to {}, which does not exist: make \
