@@ -271,10 +271,7 @@ def run_positions(a, rules, judge, players, rng):
             positions = [parse_position(rules, line.rstrip("\n").split("\t")[-1])
                          for line in f if line.strip()]
         a.count = len(positions)
-    while len(positions) < a.count:
-        p = random_position(rng, rules, rng.randint(lo, hi))
-        if p is not None:
-            positions.append(p)
+    positions += random_positions(rng, rules, lo, hi, a.count - len(positions))
     stats = {pl.label: [] for pl in players}
     for n, pos in enumerate(positions):
         value, moves = judge.solve(pos)
@@ -303,13 +300,19 @@ def run_positions(a, rules, judge, players, rng):
               f"{bucket(lambda n: n <= 28)} |")
 
 
-def run_games(a, rules, judge, players, rng):
-    lo, hi = plies_range(a.plies or "4-8")
-    starts = []
-    while len(starts) < a.count:
+def random_positions(rng, rules, lo, hi, count):
+    """`count` seeded random positions, each LO-HI random plies in and still going."""
+    out = []
+    while len(out) < count:
         p = random_position(rng, rules, rng.randint(lo, hi))
         if p is not None:
-            starts.append(p)
+            out.append(p)
+    return out
+
+
+def run_games(a, rules, judge, players, rng):
+    lo, hi = plies_range(a.plies or "4-8")
+    starts = random_positions(rng, rules, lo, hi, a.count)
     stats = {pl.label: [] for pl in players}
     for n, start in enumerate(starts):
         want, _ = judge.solve(start)
