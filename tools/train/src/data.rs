@@ -5,15 +5,24 @@
 //! (`u32`), the kings (`u32`), the game's number (`u32`), the side to move (`u8`: 0
 //! Black, 1 White), the game's result for White (`u8`: 0 loss, 1 draw, 2 win) and the
 //! ply (`u16`).
+//!
+//! A labelled file ([`crate::label`]) starts with [`LABELLED_MAGIC`], and each record
+//! is followed by White's value by search (`i32`): [`LABELLED_BYTES`] bytes a record.
 
 use std::fs::File;
-use std::io::{BufReader, Read};
+use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use ply_core::games::draughts::{Colour, Draughts, Rules};
 
 /// Bytes of one record.
 pub const RECORD_BYTES: usize = 20;
+
+/// The first bytes of a labelled file.
+pub const LABELLED_MAGIC: &[u8; 8] = b"plylbl1\n";
+
+/// Bytes of one record of a labelled file.
+pub const LABELLED_BYTES: usize = RECORD_BYTES + 4;
 
 /// One position of a game and how the game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,6 +41,8 @@ pub struct Record {
     pub result: u8,
     /// Plies played before it.
     pub ply: u16,
+    /// White's value by a search (labelled files only; [`crate::label`]).
+    pub search: Option<i32>,
 }
 
 impl Record {
@@ -46,6 +57,7 @@ impl Record {
             white_to_move: g.colour_to_move() == Colour::White,
             result: 1,
             ply,
+            search: None,
         }
     }
 
@@ -101,38 +113,64 @@ impl Record {
             white_to_move: b[16] == 1,
             result: b[17],
             ply: u16::from_le_bytes([b[18], b[19]]),
+            search: None,
         })
     }
 }
 
-/// Every record of `path`, each checked to be a position.
+/// Every record of `path` (plain or labelled), each checked to be a position.
 pub fn read(path: &Path) -> Result<Vec<Record>, String> {
-    let file = File::open(path).map_err(|e| format!("cannot read {}: {}", path.display(), e))?;
-    let len = file
-        .metadata()
-        .map_err(|e| format!("cannot read {}: {}", path.display(), e))?
-        .len();
-    if len % RECORD_BYTES as u64 != 0 {
+    let bytes =
+        std::fs::read(path).map_err(|e| format!("cannot read {}: {}", path.display(), e))?;
+    let (body, size) = match bytes.strip_prefix(LABELLED_MAGIC.as_slice()) {
+        Some(body) => (body, LABELLED_BYTES),
+        None => (bytes.as_slice(), RECORD_BYTES),
+    };
+    if body.len() % size != 0 {
         return Err(format!(
-            "{} is {} bytes, not a whole number of {}-byte records",
+            "{} has {} bytes of records, not a whole number of {}-byte records",
             path.display(),
-            len,
-            RECORD_BYTES
+            body.len(),
+            size
         ));
     }
-    let mut reader = BufReader::new(file);
-    let mut out = Vec::with_capacity((len / RECORD_BYTES as u64) as usize);
-    let mut b = [0u8; RECORD_BYTES];
-    for _ in 0..len / RECORD_BYTES as u64 {
-        reader
-            .read_exact(&mut b)
-            .map_err(|e| format!("cannot read {}: {}", path.display(), e))?;
-        let r = Record::from_bytes(&b).map_err(|e| format!("{}: {}", path.display(), e))?;
+    let mut out = Vec::with_capacity(body.len() / size);
+    for chunk in body.chunks_exact(size) {
+        let head: &[u8; RECORD_BYTES] = chunk[..RECORD_BYTES].try_into().expect("sized chunk");
+        let mut r = Record::from_bytes(head).map_err(|e| format!("{}: {}", path.display(), e))?;
+        if size == LABELLED_BYTES {
+            let v = &chunk[RECORD_BYTES..];
+            r.search = Some(i32::from_le_bytes([v[0], v[1], v[2], v[3]]));
+        }
         r.position()
             .map_err(|e| format!("{}: {}", path.display(), e))?;
         out.push(r);
     }
     Ok(out)
+}
+
+/// Writes `records`, each with its search value, as a labelled file (through a
+/// temporary file renamed at the end, so nothing half-written is left).
+pub fn write_labelled(path: &Path, records: &[Record]) -> Result<(), String> {
+    let tmp = path.with_extension("tmp");
+    let result = (|| -> std::io::Result<()> {
+        let mut w = BufWriter::new(File::create(&tmp)?);
+        w.write_all(LABELLED_MAGIC)?;
+        for r in records {
+            let v = r.search.ok_or_else(|| {
+                std::io::Error::other(format!("a record of game {} has no search value", r.game))
+            })?;
+            w.write_all(&r.to_bytes())?;
+            w.write_all(&v.to_le_bytes())?;
+        }
+        w.flush()?;
+        drop(w);
+        std::fs::rename(&tmp, path)
+    })();
+    result.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        format!("cannot write {}: {}", path.display(), e)
+    })
 }
 
 #[cfg(test)]
@@ -153,5 +191,33 @@ mod tests {
         let mut bad = r.to_bytes();
         bad[17] = 3;
         assert!(Record::from_bytes(&bad).is_err());
+    }
+
+    #[test]
+    fn a_labelled_file_round_trips_and_a_plain_one_reads_without_values() {
+        let dir = std::env::temp_dir().join(format!("ply-train-data-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let g = Draughts::parse_position(Rules::english(), "B:W21-32:B1-11").unwrap();
+        let mut a = Record::of(&g, 5, 12);
+        a.search = Some(-437);
+        let mut b = Record::of(&g, 6, 13);
+        b.search = Some(91);
+        let path = dir.join("l.bin");
+        write_labelled(&path, &[a, b]).unwrap();
+        assert_eq!(read(&path).unwrap(), vec![a, b]);
+        assert!(!path.with_extension("tmp").exists());
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes.pop();
+        std::fs::write(&path, &bytes).unwrap();
+        assert!(read(&path).unwrap_err().contains("24-byte records"));
+        let plain = dir.join("p.bin");
+        std::fs::write(&plain, a.to_bytes()).unwrap();
+        assert_eq!(read(&plain).unwrap()[0].search, None);
+        b.search = None;
+        assert!(write_labelled(&path, &[b])
+            .unwrap_err()
+            .contains("no search value"));
+        assert!(!path.with_extension("tmp").exists());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

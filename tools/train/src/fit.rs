@@ -2,7 +2,8 @@
 //! (`ply_core::games::draughts::learned`), by Adam on mini-batches. The model is the
 //! evaluation itself, in floating point: a position's value `v` for White predicts
 //! White's score `1 / (1 + e^(-v / SCALE))`; the loss is the cross-entropy of the
-//! game's result.
+//! game's result, or (`lambda` below 1) of a blend of the result and the score that a
+//! search value of a labelled record predicts.
 
 use ply_core::games::draughts::learned::{
     for_each_feature, opening_share, read_weight, write_weight, FEATURES, FULL_BOARD, KING_SQUARES,
@@ -25,6 +26,9 @@ pub struct Settings {
     pub lr: f64,
     /// Weight decay of the pattern and king-square weights, a step.
     pub l2: f64,
+    /// The share of the game's result in the target; the rest is the predicted score
+    /// of the record's search value (every record must have one when below 1).
+    pub lambda: f64,
     /// One game in this many goes to the validation set.
     pub valid_every: u32,
     /// The seed of the shuffles.
@@ -71,14 +75,17 @@ struct Sample {
     score: f64,
 }
 
-fn sample(r: &Record) -> Sample {
+fn sample(r: &Record, lambda: f64) -> Sample {
     let g = r.position().expect("records are checked when read");
     let mut features = Vec::with_capacity(40);
     for_each_feature(&g, |i, c| features.push((i, f64::from(c))));
     Sample {
         features,
         share: f64::from(opening_share(&g)) / f64::from(FULL_BOARD),
-        score: r.score(),
+        score: match r.search {
+            Some(v) if lambda < 1.0 => lambda * r.score() + (1.0 - lambda) * predict(f64::from(v)),
+            _ => r.score(),
+        },
     }
 }
 
@@ -139,7 +146,7 @@ pub fn fit(
             } else {
                 &mut train
             };
-        set.push(sample(r));
+        set.push(sample(r, s.lambda));
     }
     let mut report = Report {
         sizes: (train.len(), valid.len()),
@@ -225,6 +232,7 @@ mod tests {
             batch: 8,
             lr: 5.0,
             l2: 0.0,
+            lambda: 1.0,
             valid_every: 1_000_000,
             seed: 3,
         };
@@ -246,5 +254,37 @@ mod tests {
         );
         assert!(p[MAN] > 0.0);
         assert!(params_of(&bytes[1..]).is_err());
+    }
+
+    #[test]
+    fn with_lambda_below_one_the_search_values_move_the_target() {
+        // Every game a draw, but the search says White is well ahead: with the search
+        // in the target the fit learns that a man is worth something; with the
+        // results alone it learns nothing of it.
+        let mut rs = records();
+        for r in &mut rs {
+            r.result = 1;
+            let g = r.position().unwrap();
+            let lead = g
+                .pieces(ply_core::games::draughts::Colour::White)
+                .count_ones() as i32
+                - g.pieces(ply_core::games::draughts::Colour::Black)
+                    .count_ones() as i32;
+            r.search = Some(100 * lead);
+        }
+        let s = |lambda| Settings {
+            epochs: 30,
+            batch: 8,
+            lr: 5.0,
+            l2: 0.0,
+            lambda,
+            valid_every: 1_000_000,
+            seed: 3,
+        };
+        let zero = vec![0.0; 2 * FEATURES];
+        let (results, _) = fit(&rs, zero.clone(), &s(1.0), |_, _, _| {});
+        let (searched, _) = fit(&rs, zero, &s(0.0), |_, _, _| {});
+        assert!(results[MAN].abs() < 1.0, "{}", results[MAN]);
+        assert!(searched[MAN] > 5.0, "{}", searched[MAN]);
     }
 }

@@ -4,12 +4,15 @@
 //!
 //! ```text
 //! ply-train selfplay --games 20000 --nodes 4000 --out games.bin [--eval standard|learned|FILE]
+//! ply-train label --data games.bin --every 4 --nodes 20000 --out labelled.bin
 //! ply-train fit --data games.bin[,more.bin] --out weights.bin [--init learned|FILE]
+//!               [--lambda 0.5]
 //! ```
 
 mod data;
 mod eval;
 mod fit;
+mod label;
 mod selfplay;
 
 use std::path::PathBuf;
@@ -54,6 +57,27 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Labels recorded positions with White's value by a fixed-node search.
+    Label {
+        /// Record files, comma-separated.
+        #[arg(long, value_delimiter = ',', required = true)]
+        data: Vec<PathBuf>,
+        /// Keep one record in this many (in file order).
+        #[arg(long, default_value_t = 1)]
+        every: usize,
+        /// Nodes a position.
+        #[arg(long, default_value_t = 20_000)]
+        nodes: u64,
+        /// The evaluation: `standard`, `learned` (the shipped weights) or a weight file.
+        #[arg(long, default_value = "learned")]
+        eval: String,
+        /// Threads.
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        /// The output file (a labelled record file).
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// Fits the weights to recorded games.
     Fit {
         /// Record files, comma-separated.
@@ -74,6 +98,10 @@ enum Command {
         /// Weight decay of the pattern weights, a step.
         #[arg(long, default_value_t = 1e-4)]
         l2: f64,
+        /// The share of the game's result in each target; the rest is the search
+        /// value's predicted score (labelled files only, below 1).
+        #[arg(long, default_value_t = 1.0)]
+        lambda: f64,
         /// One game in this many is kept for validation.
         #[arg(long, default_value_t = 20)]
         valid_every: u32,
@@ -124,6 +152,36 @@ fn run(cli: Cli) -> Result<(), String> {
             );
             Ok(())
         }
+        Command::Label {
+            data,
+            every,
+            nodes,
+            eval,
+            threads,
+            out,
+        } => {
+            if every == 0 || nodes == 0 || threads == 0 {
+                return Err("--every, --nodes and --threads must be at least 1".into());
+            }
+            let eval = eval::parse(&eval)?;
+            let mut records = Vec::new();
+            for path in &data {
+                records.extend(data::read(path)?);
+            }
+            let chosen: Vec<_> = records.into_iter().step_by(every).collect();
+            let n = chosen.len();
+            let s = label::Settings {
+                nodes,
+                threads,
+                table_entries: 1 << 16,
+            };
+            let labelled = label::label(&chosen, &s, eval, |d| {
+                eprintln!("{d} of {n} positions labelled")
+            });
+            data::write_labelled(&out, &labelled)?;
+            println!("{n} positions labelled at {nodes} nodes");
+            Ok(())
+        }
         Command::Fit {
             data,
             init,
@@ -131,11 +189,15 @@ fn run(cli: Cli) -> Result<(), String> {
             batch,
             lr,
             l2,
+            lambda,
             valid_every,
             out,
         } => {
             if data.is_empty() {
                 return Err("--data: give at least one record file".into());
+            }
+            if !(0.0..=1.0).contains(&lambda) {
+                return Err(format!("--lambda {lambda}: expected 0 to 1"));
             }
             let p = match init.as_str() {
                 "learned" => fit::params_of(ply_core::games::draughts::learned::shipped_bytes())?,
@@ -148,11 +210,21 @@ fn run(cli: Cli) -> Result<(), String> {
             for path in &data {
                 records.extend(data::read(path)?);
             }
+            if lambda < 1.0 {
+                if let Some(r) = records.iter().find(|r| r.search.is_none()) {
+                    return Err(format!(
+                        "--lambda {lambda} needs labelled records (ply-train label), but game {} \
+                         has a record without a search value",
+                        r.game
+                    ));
+                }
+            }
             let s = fit::Settings {
                 epochs,
                 batch,
                 lr,
                 l2,
+                lambda,
                 valid_every,
                 seed: 7,
             };
