@@ -82,6 +82,7 @@ pub fn label(
 mod tests {
     use super::*;
     use ply_core::games::draughts::{Draughts, Rules};
+    use ply_core::Game;
 
     fn record(fen: &str, game: u32) -> Record {
         let g = Draughts::parse_position(Rules::english(), fen).unwrap();
