@@ -16,9 +16,13 @@
 # (this build with --eval ply: ply's evaluation alone, main's default before exact
 # play). BASE=/path/to/ply adds a player `base` (another build, its defaults);
 # PLAYERS picks among them (default "tables heuristic", and "base" with BASE).
-# Every move is a new `ply search` process, which loads the tables before its clock
-# starts; the solver's table starts empty each move (in `ply play` and tournaments
-# it is kept from move to move).
+# VIA picks how a player is driven: `engine` (default) keeps one `ply engine`
+# process a player for the whole run, as a match controller does (docs/protocol.md):
+# the tables are loaded once at `isready`, `ucinewgame` comes before each position
+# or game, and each move is a `go movetime`, timed from outside; the solver's table
+# is kept from move to move within a game. `search` makes every move a new `ply
+# search` process, which loads (and checks) the tables before its clock starts and
+# whose solver's table starts empty.
 #
 #   scripts/kalah-play.sh                          both modes: 200 positions, 100 games
 #   MODE=positions COUNT_POSITIONS=40 scripts/kalah-play.sh
@@ -26,6 +30,7 @@
 #
 # Environment: MODE (positions, games or both; default both), COUNT_POSITIONS
 # (default 200), COUNT_GAMES (default 100), TIME (seconds a move, default 0.1),
+# VIA (engine or search, default engine),
 # SEED (default 46), THREADS (the players' --threads, default 1), SPEC (default
 # kalah:6x4), TABLES (the players' endgame tables: PLY_TABLES_DIR, default
 # ~/.cache/ply), JUDGE_TABLES (the judge's, default TABLES: bigger tables make
@@ -47,6 +52,7 @@ time_s="${TIME:-0.1}"
 seed="${SEED:-46}"
 threads="${THREADS:-1}"
 spec="${SPEC:-kalah:6x4}"
+via="${VIA:-engine}"
 tables="${TABLES:-${PLY_TABLES_DIR:-$HOME/.cache/ply}}"
 judge_tables="${JUDGE_TABLES:-$tables}"
 cache="${CACHE:-$judge_tables/kalah-play-judge.jsonl}"
@@ -56,6 +62,7 @@ fail() {
     exit 2
 }
 case "$mode" in positions | games | both) ;; *) fail "MODE must be positions, games or both (got '$mode')" ;; esac
+case "$via" in engine | search) ;; *) fail "VIA must be engine or search (got '$via')" ;; esac
 [[ "$count_positions" =~ ^[1-9][0-9]*$ ]] || fail "COUNT_POSITIONS must be a whole number, 1 or more (got '$count_positions')"
 [[ "$count_games" =~ ^[1-9][0-9]*$ ]] || fail "COUNT_GAMES must be a whole number, 1 or more (got '$count_games')"
 [[ "$time_s" =~ ^[0-9]+(\.[0-9]+)?$ ]] || fail "TIME must be seconds (got '$time_s')"
@@ -85,10 +92,10 @@ for p in ${PLAYERS:-tables heuristic ${BASE:+base}}; do
 done
 [ "${#players[@]}" -gt 0 ] || fail "PLAYERS names no player"
 
-echo "# $(cd "$root" && git rev-parse --short HEAD 2>/dev/null || echo unknown), $spec, $time_s s a move, $threads thread(s); players' tables $tables, the judge's $judge_tables; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "# $(cd "$root" && git rev-parse --short HEAD 2>/dev/null || echo unknown), $spec, $time_s s a move, $threads thread(s), via $via; players' tables $tables, the judge's $judge_tables; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 run() {
     PLAYER_TABLES="$tables" JUDGE_TABLES="$judge_tables" python3 "$root/tools/kalah_play.py" \
-        --spec "$spec" --time "$time_s" --seed "$seed" --cache "$cache" --judge "$ply" "${players[@]}" "$@"
+        --spec "$spec" --time "$time_s" --seed "$seed" --cache "$cache" --judge "$ply" --via "$via" "${players[@]}" "$@"
 }
 if [ "$mode" != games ]; then
     run --mode positions --count "$count_positions"

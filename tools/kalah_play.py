@@ -13,7 +13,11 @@ Two modes, each over seeded random positions (a random move each ply from the st
   (against perfect play any mistake lowers it).
 
 Every player moves through a new `ply search SPEC --position P --time T` process
-(games with --via play: one `ply play` process a game, the solver's moves typed in).
+(--via play, games only: one `ply play` process a game, the solver's moves typed in;
+--via engine: one `ply engine SPEC` process a player for the whole run, speaking
+docs/protocol.md as a match controller does: the tables loaded once at `isready`,
+`ucinewgame` before each position or game, `go movetime` for each move, its time
+measured from outside).
 A player is `LABEL=PLY[,ARG...]`: a ply binary and extra arguments, e.g.
 `tables=target/release/ply` and `heuristic=target/release/ply,--eval,ply`.
 
@@ -176,8 +180,61 @@ class Player:
         self.label, self.ply, self.args = label, parts[0], parts[1:]
         self.spec, self.seconds, self.tables = spec, seconds, tables
         self.moves, self.wall, self.longest = 0, 0.0, 0.0
+        self.engine = None
+
+    def start_engine(self):
+        """Starts the player's `ply engine` process and waits for its tables."""
+        env = dict(os.environ)
+        if self.tables:
+            env["PLY_TABLES_DIR"] = self.tables
+        args = [self.ply, "engine", self.spec] + self.args
+        self.engine = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                       stderr=subprocess.DEVNULL, env=env, text=True,
+                                       bufsize=1)
+        self.send("uci")
+        self.expect("uciok")
+        self.send("isready")
+        self.expect("readyok")
+
+    def send(self, line):
+        self.engine.stdin.write(line + "\n")
+        self.engine.stdin.flush()
+
+    def expect(self, word):
+        """The engine's lines up to the first starting with `word`: that line."""
+        while True:
+            line = self.engine.stdout.readline()
+            if not line:
+                raise SystemExit(f"{self.label}: ply engine ended before `{word}`")
+            if line.startswith("error"):
+                raise SystemExit(f"{self.label}: ply engine answered {line.strip()}")
+            if line.split()[:1] == [word]:
+                return line.strip()
+
+    def new_game(self):
+        if self.engine is not None:
+            self.send("ucinewgame")
+
+    def engine_move(self, pos):
+        self.send(f"position fen {pos.text()}")
+        t = time.monotonic()
+        self.send(f"go movetime {round(self.seconds * 1000)}")
+        line = self.expect("bestmove")
+        wall = time.monotonic() - t
+        self.moves += 1
+        self.wall += wall
+        self.longest = max(self.longest, wall)
+        return int(line.split()[1])
+
+    def close(self):
+        if self.engine is not None:
+            self.send("quit")
+            self.engine.stdin.close()
+            self.engine.wait()
 
     def choose(self, pos):
+        if self.engine is not None:
+            return self.engine_move(pos)
         env = dict(os.environ)
         if self.tables:
             env["PLY_TABLES_DIR"] = self.tables
@@ -276,6 +333,7 @@ def run_positions(a, rules, judge, players, rng):
     for n, pos in enumerate(positions):
         value, moves = judge.solve(pos)
         for pl in players:
+            pl.new_game()
             m = pl.choose(pos)
             lost = value - moves[m]
             stats[pl.label].append((pos.seeds_in_play(), lost))
@@ -319,6 +377,7 @@ def run_games(a, rules, judge, players, rng):
         me = start.side
         for pl in players:
             pos = start.copy()
+            pl.new_game()
             if a.via == "play":
                 pos = pl.play_game(start, judge)
             while not pos.over():
@@ -333,8 +392,9 @@ def run_games(a, rules, judge, players, rng):
             if a.verbose:
                 print(f"game {n + 1}/{len(starts)} {pl.label}: from {start.text()}: "
                       f"solved {want}, final margin {margin}", file=sys.stderr, flush=True)
-    via = ("one `ply play` process a game" if a.via == "play"
-           else "one `ply search` process a move")
+    via = {"play": "one `ply play` process a game",
+           "engine": "one `ply engine` process a player, `go movetime`",
+           "search": "one `ply search` process a move"}[a.via]
     print(f"\n{a.count} {a.spec} games from random positions {lo}-{hi} plies in (seed "
           f"{a.seed}), the player at {a.time} s a move ({via}) for the side to move "
           f"there, the solver's perfect play for the other side\n")
@@ -361,9 +421,10 @@ def main():
     p.add_argument("--cache", help="a file of `ply solve` answers kept between runs")
     p.add_argument("--positions", help="positions mode: these positions (a file of position "
                    "texts, one a line, the last tab-separated field) instead of random ones")
-    p.add_argument("--via", choices=["search", "play"], default="search",
-                   help="games mode: the player's moves by a `ply search` process each "
-                   "(default), or one `ply play` process a game")
+    p.add_argument("--via", choices=["search", "play", "engine"], default="search",
+                   help="the player's moves by a `ply search` process each (default), "
+                   "one `ply play` process a game (games mode), or one `ply engine` "
+                   "process a player for the whole run")
     p.add_argument("--verbose", action="store_true")
     a = p.parse_args()
     if a.count < 1:
@@ -374,15 +435,25 @@ def main():
                for t in a.player]
     judge = Judge(a.judge or players[0].ply, a.spec, os.environ.get("JUDGE_TABLES", tables),
                   a.cache)
+    if a.via == "play" and a.mode != "games":
+        raise SystemExit("--via play plays games: use it with --mode games")
     rng = random.Random(a.seed)
     t = time.monotonic()
-    (run_positions if a.mode == "positions" else run_games)(a, rules, judge, players, rng)
+    if a.via == "engine":
+        for pl in players:
+            pl.start_engine()
+    try:
+        (run_positions if a.mode == "positions" else run_games)(a, rules, judge, players, rng)
+    finally:
+        for pl in players:
+            pl.close()
     print(f"\nwall {time.monotonic() - t:.0f} s: ply solve {judge.solves} times, "
           f"{judge.seconds:.0f} s (answers not cached before)", end="")
     for pl in players:
         if pl.moves:
+            what = "from `go` to `bestmove`" if a.via == "engine" else "with its process"
             print(f"; {pl.label} {pl.moves} moves, {pl.wall / pl.moves:.3f} s a move "
-                  f"(longest {pl.longest:.3f} s) with its process", end="")
+                  f"(longest {pl.longest:.3f} s) {what}", end="")
     print()
 
 
