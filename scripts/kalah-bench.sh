@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Kalah solve times (docs/games/kalah.md, "Solve"): every solve of SOLVES run RUNS
+# Kalah solve times (docs/games/kalah/solve.md): every solve of SOLVES run RUNS
 # times, one run after another so that none shares the machine with another, in
 # each mode of MODES:
 #

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # How well `ply search` plays Kalah(6,4) at 0.1 s a move, judged by `ply solve`
-# (docs/games/kalah.md, "Exact play"; tools/kalah_play.py does the work). Two modes:
+# (docs/games/kalah/play.md; tools/kalah_play.py does the work). Two modes:
 #
 #   positions  COUNT_POSITIONS seeded random positions 6-30 plies in: each player's
 #              move judged by the exact value of every move: the share of optimal

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Move generation at the hardware limit, measured side by side (docs/performance.md,
-# section "Move generation"): single-thread draughts perft 12 of ply (the build the
+# section "Move generation"; the runs in docs/log/): single-thread draughts perft 12 of ply (the build the
 # README gives, `cargo build --release`) beside the tight C++ reference perft
 # (`tight.cpp`, a yardstick kept outside the repository), the engine's nodes per
 # second on two draughts searches, Halma 16x16 perft 5 and Kalah perft 11. Every

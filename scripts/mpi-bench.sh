@@ -5,7 +5,7 @@
 # DEPTHS, and the Kalah solves of SOLVES (every first move exact; the endgame tables
 # are built or loaded first, untimed). The configurations take turns, run after run,
 # so that a change in the machine's other load touches them alike. Prints a Markdown
-# table (the ones in docs/mpi.md): the median wall time of RUNS runs of the whole
+# table (the ones in docs/log/2026-11-24-mpi.md): the median wall time of RUNS runs of the whole
 # command (mpirun's start of 0.5-0.7 s included) with the fastest and slowest, the
 # speedup of the median over the one-process median, the median CPU time of all the
 # processes (user + system: the work plus what MPI costs, whatever else the machine

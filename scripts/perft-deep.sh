@@ -6,8 +6,8 @@
 # with no draw rule: `repeat=0` turns off the threefold-repetition draw of ply's
 # default English rules, which ends some games at depth 20 (ply perft checkers 20
 # gives 74,545,030,871,209, 344 fewer; docs/games/draughts.md). Progress goes to standard error; the time, the
-# table's size and its hit rate follow each count. docs/performance.md ("Deep
-# perft") has the timings and how long each depth takes.
+# table's size and its hit rate follow each count. docs/deep-perft.md (and its
+# logs) has the timings and how long each depth takes.
 #
 #   scripts/perft-deep.sh [DEPTH...]
 #   PERFT_THREADS  threads (default: every core; under PERFT_MPIRUN, a rank's)

@@ -5,7 +5,7 @@
 # Both count from the start position on the same threads and the same table size, in
 # turns, ROUNDS times; each count is checked against the published one
 # (tests/data/checkers_perft.txt). Prints wall time, user and system CPU of each run.
-# docs/performance.md ("Deep perft") has the figures it gave.
+# docs/deep-perft.md and its logs have the figures it gave.
 #
 #   scripts/perft-yardstick.sh [DEPTH...]     (default: 17 18)
 #   THREADS   threads of both (default 2)

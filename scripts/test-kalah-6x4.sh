@@ -3,7 +3,7 @@
 # both capture rules must print the published root values, +8 (seed rules) and
 # +10 (empty capture), pit 3 as the only best move, and the exact value of every
 # first move (ply's own results, the same from one solver thread and from two;
-# see README "Kalah"). About 35-55 s a rule on the 2-core machine once the
+# docs/games/kalah/solve.md). About 35-55 s a rule on the 2-core machine once the
 # endgame tables exist; they are cached in $PLY_TABLES_DIR (default
 # ~/.cache/ply) and built the first time (20 seeds in play: 226 MB a rule, about
 # 30 s each on two cores).

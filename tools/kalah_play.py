@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""How well `ply search` plays Kalah, judged by `ply solve` (docs/games/kalah.md, "Exact play").
+"""How well `ply search` plays Kalah, judged by `ply solve` (docs/games/kalah/play.md).
 
 Two modes, each over seeded random positions (a random move each ply from the start):
 
@@ -255,7 +255,7 @@ class Player:
         """The game from `start` in one `ply play` process, the player for the side to
         move there, the judge's moves typed in for the other side: the final position.
         The player keeps its tables and its solver's table from move to move, and its
-        first move counts from the process start (docs/games/kalah.md)."""
+        first move counts from the process start (docs/games/kalah/play.md)."""
         me = start.side
         sides = ["ai", "human"] if me == 0 else ["human", "ai"]
         env = dict(os.environ)

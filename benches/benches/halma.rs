@@ -3,7 +3,7 @@
 //! * `halma_board/perft3_16x16/*`: the same generic move generator over the
 //!   hand-written four-word board (`Bits256`) and over `bitvec::BitArray<[u64; 4]>`
 //!   with bitvec's own operators and shifts — the measurement behind the choice of
-//!   board (README, section Halma).
+//!   board (docs/performance.md, section Halma).
 //! * `halma/perft4_8x8`, `halma/perft3_16x16`: move generation speed.
 //! * `halma/middle_depth3/*`: the benchmark of the Haskell Halma report
 //!   (docs/references.md) — the recorded 8×8 middle-game position

@@ -165,7 +165,7 @@ fn check_fits(bytes: u64, what: &str) -> Result<(), String> {
 /// A file's bytes mapped read-only into memory (Unix): the pages are the system's
 /// file cache itself, so a table file of gigabytes is usable in a fraction of a
 /// second and costs no memory of its own, where reading it would first clear and
-/// then fill as many fresh pages (measured in `docs/games/kalah.md`).
+/// then fill as many fresh pages (measured in `docs/games/kalah/tables.md`).
 #[cfg(unix)]
 pub struct FileMap {
     ptr: *mut libc::c_void,

@@ -225,7 +225,7 @@ fn damaged_and_foreign_checkpoints_are_refused_in_one_line() {
 fn ctrl_c_saves_the_checkpoint() {
     let d = scratch("kalah-ckpt", "sigint");
     let ckpt = d.join("s.ckpt");
-    // The values of docs/games/kalah.md.
+    // The values of docs/games/kalah/solve.md.
     let whole: Vec<String> = ["value: 2", "best moves: 5"]
         .into_iter()
         .map(str::to_string)

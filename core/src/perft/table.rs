@@ -31,7 +31,7 @@
 //!
 //! A table holds the counts of one game under one rule set (the key packs the
 //! position, not the rules): make a new one, or [`BucketTable::clear`] it, before
-//! counting under other rules. `docs/performance.md` ("Deep perft") measures it.
+//! counting under other rules. `docs/deep-perft.md` measures it.
 
 use crate::game::Game;
 use crate::perft::perft;
@@ -46,7 +46,7 @@ pub const MIN_TABLE_DEPTH: u32 = 3;
 
 /// At [`MIN_TABLE_DEPTH`] plies to go, positions with at most this many moves are
 /// counted without the table: their few subtrees cost less to count again than a
-/// probe's trip to memory (measured on draughts: docs/performance.md).
+/// probe's trip to memory (measured on draughts: docs/log/2026-11-25-deep-perft.md).
 pub const FEW_MOVES: u64 = 3;
 
 /// Children whose slots one node keeps at a time (their buckets are prefetched
@@ -289,7 +289,7 @@ fn open<G: PerftKey, T: PerftTable>(
 /// prefetches then issued back to back: a prefetch that misses the TLB holds up
 /// retirement until its page walk ends, and with a child's key and move count
 /// between two prefetches the walks ran one after another (7-9% more time on perft
-/// 16, one thread; docs/performance.md).
+/// 16, one thread; docs/log/2026-11-27-deep-perft.md).
 #[inline]
 fn make_slots<G: PerftKey, T: PerftTable>(
     game: &G,

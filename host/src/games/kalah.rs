@@ -22,7 +22,7 @@ use crate::kalah_solve::play::{tables_for, PlayTables};
 
 /// The most seeds in play beyond the endgame tables' at which an AI player runs
 /// the exact solver ([`HostGame::has_solver`]). Measured on Kalah(6,4) positions
-/// with a fresh solver table, one thread (docs/games/kalah.md, "Exact play"): 18
+/// with a fresh solver table, one thread (docs/log/2026-11-29-kalah-play.md): 18
 /// seeds beyond the tables take 0.1–1 s, often more than a move's time, and from 20
 /// beyond the solver finished none in 90 ms; closer, most finish in tens of
 /// milliseconds.

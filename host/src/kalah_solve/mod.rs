@@ -64,7 +64,7 @@ pub use tables::default_table_seeds;
 /// 16 plies made the whole solve 0.5 s slower (guesses of 1.6 M nodes against
 /// 0.14 M, the same root guess), on Kalah(6,5) 18 plies (11.8 M nodes) guessed the
 /// root's value 10 where 12 plies guessed 8, and the root was proved in 251.5 s
-/// against 287.7 s (docs/games/kalah.md).
+/// against 287.7 s (docs/log/2026-11-25-kalah-solver.md).
 fn guess_depth(in_play: u32) -> u32 {
     (12 + in_play.saturating_sub(48) / 2).min(20)
 }
@@ -74,7 +74,7 @@ fn guess_depth(in_play: u32) -> u32 {
 /// 12 seeds (little is left to store), 512 up to 48 seeds in play (Kalah(6,4)),
 /// 1024 beyond. On Kalah(6,4) with 20-seed tables 512 MiB searched 8% more nodes
 /// than 1 GiB but took 8–16% less time on one thread (fewer of the table's pages
-/// to walk and to clear) and no more on two (docs/games/kalah.md).
+/// to walk and to clear) and no more on two (docs/log/2026-11-27-kalah-solver.md).
 fn default_hash_mb(in_play: u32, seeds: u32) -> u64 {
     if in_play <= seeds + 12 {
         8
@@ -292,7 +292,7 @@ impl Memory {
         let config = SolverConfig {
             // Measured on Kalah(6,4) and (6,5): from 4 seeds above the tables
             // the children's lookups cost more page walks than their cutoffs
-            // save (docs/games/kalah.md).
+            // save (docs/log/2026-11-25-kalah-solver.md, docs/log/2026-11-27-kalah-solver.md).
             etc_from_seeds: self.seeds + 6,
             ..SolverConfig::default()
         };

@@ -276,7 +276,7 @@ fn load(rules: KalahRules, background: bool) -> Result<Option<&'static PlayTable
     )?;
     // Every page faulted in now, with the load, rather than by the solver inside a
     // move's time (a fresh table's page faults had cost the solves about a third of
-    // their time: docs/games/kalah.md). A store: a read first would map the zero
+    // their time: docs/games/kalah/play.md). A store: a read first would map the zero
     // page, and the write after it left ordinary pages (the solves took half as
     // long again).
     for w in words.iter().step_by(512) {
@@ -381,7 +381,7 @@ mod tests {
         let r = start.solved_move(&eval, later, &|| false).unwrap();
         assert_eq!(r.value, ply_core::games::kalah::KalahEval::margin_value(6));
         assert_eq!(r.pv.len(), 1);
-        // The only best first move (docs/games/kalah.md: moves -6 6 2 -2).
+        // The only best first move (docs/games/kalah/solve.md: moves -6 6 2 -2).
         assert_eq!(start.display_move(r.best_move.unwrap()).to_string(), "2");
         // A stop already asked for, or a deadline already past: nothing proved.
         let fresh = play_tables(rules, 24 - MAX_SOLVER_GAP);

@@ -219,7 +219,7 @@ fn in_chunks(
 /// Where the endgame tables live: `PLY_TABLES_DIR` (`dir`, checked by
 /// [`crate::settings::environment`]: never empty), else the user's cache directory.
 /// An empty `XDG_CACHE_HOME` or `HOME` counts as unset (the XDG rule); with neither
-/// set the tables go to `.ply-tables` in the current directory (docs/games/kalah.md
+/// set the tables go to `.ply-tables` in the current directory (docs/games/kalah/tables.md
 /// says so).
 pub(super) fn tables_dir(dir: Option<PathBuf>) -> PathBuf {
     if let Some(d) = dir {
@@ -292,7 +292,7 @@ pub(super) fn memory_of(pits: u8, seeds: u32) -> usize {
 /// search's random probes then miss the TLB far more than in the huge pages of
 /// memory read for it: with the children's entries prefetched, Kalah(6,4) with
 /// 22-seed tables searched in 29.9 s mapped and 24.5 s read (one thread,
-/// docs/games/kalah.md). Reading a table costs a second or more a gigabyte here,
+/// docs/games/kalah/tables.md). Reading a table costs a second or more a gigabyte here,
 /// so it pays only for long solves: those with more than [`MAP_GAP`] seeds in play
 /// beyond the tables (every two seeds of gap about double the search).
 pub(super) fn maps_tables(in_play: u32, seeds: u32) -> bool {

@@ -338,7 +338,7 @@ fn field<'a>(text: &'a str, key: &str) -> &'a str {
         .trim()
 }
 
-/// Exact play (docs/games/kalah.md): on Kalah(4,3) the default evaluation, `tables`,
+/// Exact play (docs/games/kalah/play.md): on Kalah(4,3) the default evaluation, `tables`,
 /// builds the board's endgame tables on the spot (24 seeds in play: all of them) and
 /// `ply search` then plays one of `ply solve`'s best moves and values it as the
 /// solved final margin (`4 × margin + 4096` for a win), under a depth budget (the
@@ -519,7 +519,7 @@ fn engine_protocol_plays_the_solved_best_move() {
             "{e}"
         );
         assert!(text.contains("info depth 95 "), "{threads} threads: {text}");
-        // The only best first move of Kalah(4,3) (docs/games/kalah.md), +6 proved.
+        // The only best first move of Kalah(4,3) (docs/games/kalah/solve.md), +6 proved.
         assert!(text.contains("bestmove 2"), "{threads} threads: {text}");
         let want = format!("score cp {}", 4 * 6 + 4096);
         assert!(text.contains(&want), "{threads} threads: {text}");

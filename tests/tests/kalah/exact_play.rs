@@ -1,4 +1,4 @@
-//! Exact play (docs/games/kalah.md, "Exact play"): [`TablesEval`], ply's evaluation
+//! Exact play (docs/games/kalah/play.md): [`TablesEval`], ply's evaluation
 //! with the exact values of endgame tables, against the solver without tables; the
 //! engine over it playing only optimal moves where the tables cover the board; the
 //! solver's proved best move ([`KalahSolver::best_move`]); and its stop polls.

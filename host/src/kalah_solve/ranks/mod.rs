@@ -27,7 +27,7 @@
 //!
 //! So the slowest first move is no longer one item: its replies spread over the
 //! ranks, and only the replies that can matter are solved exactly (solving every
-//! reply exactly cost six times the nodes, `docs/mpi.md`). With
+//! reply exactly cost six times the nodes, `docs/log/2026-11-27-mpi.md`). With
 //! `PLY_KALAH_SPLIT_PLIES=1` each first move is one item.
 //!
 //! What this gives up against one process: the ranks share no table (what one rank
@@ -59,7 +59,7 @@ const ELDEST_PLIES: u32 = 12;
 
 /// The plies split when `PLY_KALAH_SPLIT_PLIES` does not say, for `workers` slots
 /// in all (ranks × threads). A solve on `W` workers takes at least the larger of
-/// its nodes ÷ `W` and its largest item; for Kalah(6,4) (docs/mpi.md, "Splitting
+/// its nodes ÷ `W` and its largest item; for Kalah(6,4) (docs/log/2026-11-27-mpi.md, "Splitting
 /// below the first moves") a 2-ply split has the fewest nodes (146.8 M, largest
 /// item 56.0 M), a 3-ply split 170.1 M with items of at most 23.5 M, a 4-ply split
 /// 174.0 M and 23.0 M. So: 2 plies up to 3 workers (2 ranks were fastest so on this

@@ -9,7 +9,7 @@
 //! in the child, so the children of a run of positions lie near each other and the
 //! build finds them in the caches. The rows one after the other (format 2 of the
 //! host's table files) built the 20-seed tables 20 % slower
-//! (docs/games/kalah.md); [`reorder_rows_first`] turns a layer of that order into
+//! (docs/log/2026-11-28-kalah-solver.md); [`reorder_rows_first`] turns a layer of that order into
 //! this one.
 
 use core::sync::atomic::{AtomicI8, Ordering};

@@ -517,7 +517,7 @@ pub fn minimax_future_margin(own: u64, opp: u64, pits: u32, empty_capture: bool)
 
 /// Runs `f` with the board's pits, as the constant 6 on the common six-pit board
 /// so that the sowing and the rank inlined in `f` are compiled for that size (the
-/// solver's search was 3–6 % faster on Kalah(6,4) for it, docs/games/kalah.md).
+/// solver's search was 3–6 % faster on Kalah(6,4) for it, docs/log/2026-11-28-kalah-solver.md).
 #[inline(always)]
 pub(super) fn with_pits<R>(pits: u32, f: impl Fn(u32) -> R) -> R {
     if pits == 6 {

@@ -51,7 +51,7 @@ impl<T: SolverTable> KalahSolver<'_, T> {
         // lower bound or reaches an upper one. (Doubling the step on a run of
         // passes that move the same way overshoots: a losing first move whose
         // cheap fail-low passes ran on past its value needed a second expensive
-        // pass to come back; docs/games/kalah.md.)
+        // pass to come back; docs/log/2026-11-28-kalah-solver.md.)
         while lo < hi {
             let beta = next_beta(g, (lo, hi));
             self.bounds = (lo, hi);
@@ -195,7 +195,7 @@ impl<T: SolverTable> KalahSolver<'_, T> {
         // This comes before the node's own probe, so that the wait for its bucket
         // (asked for by the parent just before) overlaps the sowing and these
         // misses: a node its entry settles has sown for nothing, yet the search
-        // took a tenth less time (docs/games/kalah.md).
+        // took a tenth less time (docs/log/2026-11-28-kalah-solver.md).
         let child_depth = deeper(depth);
         let child_want = if exact {
             EXACT_DEPTH
@@ -217,7 +217,7 @@ impl<T: SolverTable> KalahSolver<'_, T> {
             // An exact search orders by the moves of exact entries only: a move
             // from a depth-limited search (the first guesses) ordered the exact
             // search worse than the static order below; on Kalah(6,4) with 26-seed
-            // tables it more than doubled the nodes (docs/games/kalah.md).
+            // tables it more than doubled the nodes (docs/log/2026-11-24-kalah-solver.md).
             if !exact || e.depth >= want_depth {
                 tt_move = e.mv.wrapping_sub(1);
             }

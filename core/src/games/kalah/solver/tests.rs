@@ -304,7 +304,7 @@ fn exact_pass(r: KalahRules, beta: i32, guess_depth: u32) -> ((i32, i32), u64) {
 /// The first guesses leave depth-limited entries in the table; an exact pass takes
 /// neither their bounds nor their moves, so it searches exactly the tree it would
 /// search without them. (Ordering an exact search by the guesses' moves more than
-/// doubled the nodes of Kalah(6,4) with 26-seed tables: docs/games/kalah.md.)
+/// doubled the nodes of Kalah(6,4) with 26-seed tables: docs/log/2026-11-24-kalah-solver.md.)
 #[test]
 fn an_exact_pass_is_not_ordered_by_the_first_guesses() {
     for ec in [false, true] {
