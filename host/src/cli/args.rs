@@ -253,6 +253,11 @@ pub(crate) enum Command {
         /// Seconds a move (`go movetime`).
         #[arg(long, default_value_t = 0.1)]
         time: f64,
+        /// Nodes a move instead of a time (`go nodes N`): a match of evaluations or
+        /// searches that the machine's load does not sway; a move is forfeited after
+        /// --grace seconds.
+        #[arg(long, conflicts_with = "time")]
+        nodes: Option<u64>,
         /// Games to play (default: every opening of the deck twice, or 20 with
         /// random openings).
         #[arg(long)]
@@ -273,7 +278,8 @@ pub(crate) enum Command {
         /// Games played at once (each with its own two engine processes).
         #[arg(long, default_value_t = 1)]
         concurrency: usize,
-        /// Seconds a move may take beyond --time before it is forfeited.
+        /// Seconds a move may take beyond --time (with --nodes: in all) before it is
+        /// forfeited.
         #[arg(long, default_value_t = 1.0)]
         grace: f64,
         /// Seconds an engine has to answer uci and isready.

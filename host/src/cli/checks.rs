@@ -177,6 +177,7 @@ pub(super) fn check_settings(
         }
         Command::Match {
             time,
+            nodes,
             grace,
             startup,
             concurrency,
@@ -184,6 +185,9 @@ pub(super) fn check_settings(
             ..
         } => {
             settings::seconds(*time, "--time")?;
+            if *nodes == Some(0) {
+                return Err("--nodes must be at least 1".into());
+            }
             settings::seconds(*grace, "--grace")?;
             settings::seconds(*startup, "--startup")?;
             settings::threads(*concurrency, "--concurrency")?;

@@ -39,7 +39,9 @@ for line in sys.stdin:
     elif words[0] == "go":
         goes += 1
         free = [s for s in "123456789" if s not in moves]
-        if mode == "illegal" and moves:
+        if mode == "nodes-only" and words[1:] != ["nodes", "500"]:
+            print("bestmove 0", flush=True)
+        elif mode == "illegal" and moves:
             print("bestmove " + moves[0], flush=True)
         elif mode == "late":
             time.sleep(30)
@@ -281,6 +283,58 @@ fn the_referee_draws_by_the_40_move_rule() {
         out
     );
     assert_eq!(games[0].moves.len(), 80);
+}
+
+/// `--nodes N` sends `go nodes N` (the fake answers anything else illegally), has no
+/// time budget in the report, and refuses 0 and `--time` beside it.
+#[test]
+fn a_match_by_nodes_sends_go_nodes() {
+    let dir = scratch("match", "nodes");
+    let fake = script(&dir, "fake.py", FAKE);
+    let a = format!("{} nodes-only", fake);
+    let b = format!("{} engine tictactoe", ply_path());
+    let args = [
+        "match",
+        "tictactoe",
+        "--a",
+        &a,
+        "--b",
+        &b,
+        "--nodes",
+        "500",
+        "--grace",
+        "5",
+        "--games",
+        "2",
+    ];
+    let o = ply_within(&args, LIMIT);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("2 games of tictactoe, 500 nodes a move (forfeit after 5.000 s)"),
+        "{out}"
+    );
+    assert!(out.contains("forfeits: A 0, B 0"), "{out}");
+    assert!(!out.contains("budget"), "{out}");
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("time A: ") && l.ends_with(" moves")),
+        "{out}"
+    );
+    for (extra, want) in [
+        (&["--nodes", "0"][..], "--nodes must be at least 1"),
+        (
+            &["--nodes", "5", "--time", "0.1"][..],
+            "cannot be used with",
+        ),
+    ] {
+        let mut v = vec!["match", "tictactoe", "--a", &b, "--b", &b];
+        v.extend_from_slice(extra);
+        let o = ply_within(&v, LIMIT);
+        assert!(!o.status.success(), "{extra:?} accepted");
+        assert!(stderr(&o).contains(want), "{extra:?}: {}", stderr(&o));
+        assert!(stdout(&o).is_empty(), "{extra:?}: {}", stdout(&o));
+    }
 }
 
 #[test]

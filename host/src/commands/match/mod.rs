@@ -1,4 +1,4 @@
-//! `ply match GAME --a CMD --b CMD [--time S] [--games N] [--openings
+//! `ply match GAME --a CMD --b CMD [--time S | --nodes N] [--games N] [--openings
 //! ballots|random:PLIES|FILE] [--sprt elo0=E0,elo1=E1[,alpha=A,beta=B]] [--pdn FILE]
 //! [--concurrency K] [--grace S] [--startup S] [--max-plies N] [--seed N]`: two
 //! engine programs that speak docs/protocol.md play each other, refereed by ply.
@@ -49,6 +49,8 @@ pub struct Match {
     pub b: String,
     /// Seconds a move.
     pub time: f64,
+    /// Nodes a move instead of a time (`go nodes`).
+    pub nodes: Option<u64>,
     /// Games to play (`None`: the whole deck twice, or [`DEFAULT_RANDOM_GAMES`]).
     pub games: Option<u32>,
     /// `--openings` (`None`: the ballots for English draughts, two random plies
@@ -142,6 +144,7 @@ impl GameCommand for Match {
         let limits = Limits {
             spec: self.spec.clone(),
             move_ms: ((self.time * 1000.0).round() as u64).max(1),
+            nodes: self.nodes,
             grace: Duration::from_secs_f64(self.grace),
             startup: Duration::from_secs_f64(self.startup),
             max_plies: self.max_plies,
@@ -149,11 +152,16 @@ impl GameCommand for Match {
         crate::outln!("A: {}", self.a)?;
         crate::outln!("B: {}", self.b)?;
         crate::outln!(
-            "{} games of {}, {} ms a move (forfeit after {:.3} s more), openings: {}{}",
+            "{} games of {}, {}, openings: {}{}",
             total,
             self.spec.trim(),
-            limits.move_ms,
-            self.grace,
+            match self.nodes {
+                Some(n) => format!("{} nodes a move (forfeit after {:.3} s)", n, self.grace),
+                None => format!(
+                    "{} ms a move (forfeit after {:.3} s more)",
+                    limits.move_ms, self.grace
+                ),
+            },
             match &source {
                 Source::Ballots => format!("the {} ACF three-move ballots", deck.len()),
                 Source::Random(p) => format!("{} random plies from seed {}", p, self.seed),
@@ -168,7 +176,11 @@ impl GameCommand for Match {
             }
         )?;
         let root = G::start(rules);
-        let mut report = Report::<G>::new(&self, root, total, sprt, limits.move_ms);
+        let budget = match self.nodes {
+            Some(_) => None,
+            None => Some(limits.move_ms),
+        };
+        let mut report = Report::<G>::new(&self, root, total, sprt, budget);
         let next = AtomicUsize::new(0);
         let stop = AtomicBool::new(false);
         let (tx, rx) = std::sync::mpsc::channel::<(usize, GameRecord)>();
@@ -221,7 +233,8 @@ struct Report<'a, G: HostGame> {
     root: G,
     total: usize,
     sprt: Option<Sprt>,
-    budget: f64,
+    /// Seconds a move (none under a node budget).
+    budget: Option<f64>,
     /// A's score of each game (in half points), by game number.
     half_points: Vec<Option<u8>>,
     games: Wdl,
@@ -236,13 +249,19 @@ struct Report<'a, G: HostGame> {
 }
 
 impl<'a, G: HostGame> Report<'a, G> {
-    fn new(settings: &'a Match, root: G, total: usize, sprt: Option<Sprt>, ms: u64) -> Self {
+    fn new(
+        settings: &'a Match,
+        root: G,
+        total: usize,
+        sprt: Option<Sprt>,
+        ms: Option<u64>,
+    ) -> Self {
         Report {
             settings,
             root,
             total,
             sprt,
-            budget: ms as f64 / 1000.0,
+            budget: ms.map(|ms| ms as f64 / 1000.0),
             half_points: vec![None; total],
             games: Wdl::default(),
             pairs: Pentanomial::default(),
@@ -279,7 +298,7 @@ impl<'a, G: HostGame> Report<'a, G> {
             }
         }
         for (k, side) in sides.iter().enumerate() {
-            self.time[k].add(&r.times[side.index()], self.budget);
+            self.time[k].add(&r.times[side.index()], self.budget.unwrap_or(f64::INFINITY));
             if r.forfeit == Some(*side) {
                 self.forfeits[k] += 1;
             }
@@ -383,15 +402,24 @@ impl<'a, G: HostGame> Report<'a, G> {
                 crate::outln!("time {}: no moves", label)?;
                 continue;
             }
-            crate::outln!(
-                "time {}: {:.1}% of the {:.3} s budget a move on average, longest {:.3} s, {} of {} moves over budget",
-                label,
-                100.0 * t.total / t.moves as f64 / self.budget,
-                self.budget,
-                t.max,
-                t.over,
-                t.moves
-            )?;
+            match self.budget {
+                Some(budget) => crate::outln!(
+                    "time {}: {:.1}% of the {:.3} s budget a move on average, longest {:.3} s, {} of {} moves over budget",
+                    label,
+                    100.0 * t.total / t.moves as f64 / budget,
+                    budget,
+                    t.max,
+                    t.over,
+                    t.moves
+                )?,
+                None => crate::outln!(
+                    "time {}: {:.3} s a move on average, longest {:.3} s, {} moves",
+                    label,
+                    t.total / t.moves as f64,
+                    t.max,
+                    t.moves
+                )?,
+            }
         }
         let mut sprt = None;
         if let Some(s) = self.sprt {

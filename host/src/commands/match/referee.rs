@@ -31,7 +31,10 @@ pub struct Limits {
     pub spec: String,
     /// The time a move, in milliseconds (`go movetime`).
     pub move_ms: u64,
-    /// What a move may take beyond `move_ms` before it is forfeited.
+    /// Nodes a move instead of a time (`go nodes`).
+    pub nodes: Option<u64>,
+    /// What a move may take beyond `move_ms` (with `nodes`: in all) before it is
+    /// forfeited.
     pub grace: Duration,
     /// The limit for `uciok` and `readyok`.
     pub startup: Duration,
@@ -217,10 +220,15 @@ fn turn<G: HostGame>(
         .ok_or(("its engine is not running".to_string(), None))?;
     let fail = |f: Failure| (f.to_string(), None);
     e.send(&line.to_line()).map_err(fail)?;
-    e.send(&format!("go movetime {}", limits.move_ms))
-        .map_err(fail)?;
+    let (go, limit) = match limits.nodes {
+        Some(n) => (format!("go nodes {n}"), limits.grace),
+        None => (
+            format!("go movetime {}", limits.move_ms),
+            Duration::from_millis(limits.move_ms) + limits.grace,
+        ),
+    };
+    e.send(&go).map_err(fail)?;
     let sent = Instant::now();
-    let limit = Duration::from_millis(limits.move_ms) + limits.grace;
     let (answer, _) = e
         .wait_for(sent + limit, limit, "bestmove", |l| {
             l.split_whitespace().next() == Some("bestmove")
