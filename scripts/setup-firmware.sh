@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the firmware in firmware-sim/ needs (idempotent): QEMU for Cortex-M
-# and arm-none-eabi binutils (apt-get), the Rust target thumbv7em-none-eabihf (rustup).
+# and arm-none-eabi binutils (apt-get), the Rust targets thumbv7em-none-eabihf
+# (Cortex-M4F) and thumbv6m-none-eabi (Cortex-M0) (rustup).
 # Run by scripts/setup.sh (so by scripts/test.sh and CI) and by scripts/firmware.sh.
 set -euo pipefail
 
@@ -22,5 +23,10 @@ if ((${#need_apt[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y "${need_apt[@]}"
 fi
 if command -v rustup >/dev/null 2>&1; then
-  grep -qx thumbv7em-none-eabihf <<<"$(rustup target list --installed)" || rustup target add thumbv7em-none-eabihf
+  installed="$(rustup target list --installed)"
+  for t in thumbv7em-none-eabihf thumbv6m-none-eabi; do
+    grep -qx "$t" <<<"$installed" || rustup target add "$t"
+  done
+else
+  echo "setup-firmware: rustup not found; the Rust targets thumbv7em-none-eabihf and thumbv6m-none-eabi must already be installed" >&2
 fi
