@@ -2,12 +2,12 @@
 # Builds the firmware in firmware-sim/ for each target, runs every game's firmware
 # under QEMU (with a time limit), decodes its defmt log and reports flash, static
 # RAM, stack use, depth and work per target. Installs what is missing first
-# (scripts/setup-firmware.sh): QEMU for Arm and arm-none-eabi binutils
+# (scripts/setup-firmware.sh): QEMU for Arm and RISC-V and arm-none-eabi binutils
 # (apt-get), the Rust targets (rustup).
 #
 #   scripts/firmware.sh                          every game on every target
 #   scripts/firmware.sh kalah ...                only these games (names of firmware-sim/src/bin/*.rs)
-#   scripts/firmware.sh --target cortex-m0 ...   only this target (cortex-m4, cortex-m0; repeatable)
+#   scripts/firmware.sh --target cortex-m0 ...   only this target (cortex-m4, cortex-m0, riscv32; repeatable)
 #
 # Exits non-zero if any firmware's exit status is not 0 (a failed check, a panic, a
 # HardFault, or the time limit). The host comparison is the test
@@ -19,24 +19,28 @@ timeout_s="${FIRMWARE_TIMEOUT_S:-300}"
 
 # name → Rust target, QEMU command line before the ELF, RAM bytes of the part,
 # instructions per tick under `-icount shift=0` (SysTick at 25 MHz and 16 MHz on
-# the Cortex-M boards, in thousandths).
+# the Cortex-M boards, in thousandths; `mcycle` on RISC-V).
 declare -A triple=(
     [cortex-m4]=thumbv7em-none-eabihf
     [cortex-m0]=thumbv6m-none-eabi
+    [riscv32]=riscv32imac-unknown-none-elf
 )
 declare -A qemu=(
     [cortex-m4]="qemu-system-arm -machine mps2-an386 -cpu cortex-m4"
     [cortex-m0]="qemu-system-arm -machine microbit"
+    [riscv32]="qemu-system-riscv32 -machine sifive_e"
 )
 declare -A ram=(
     [cortex-m4]=65536
     [cortex-m0]=16384
+    [riscv32]=16384
 )
 declare -A milli_instructions_per_tick=(
     [cortex-m4]=40000
     [cortex-m0]=62500
+    [riscv32]=1000
 )
-all_targets=(cortex-m4 cortex-m0)
+all_targets=(cortex-m4 cortex-m0 riscv32)
 
 targets=()
 games=()

@@ -70,8 +70,28 @@ pub const CORTEX_M0: Machine = Machine {
     ticks_per_40m_instructions: 640_000,
 };
 
-/// Every machine the host comparison runs.
-pub const MACHINES: [Machine; 2] = [CORTEX_M4, CORTEX_M0];
+/// 32-bit RISC-V with 16 KiB of RAM: QEMU's `sifive_e` (FE310).
+pub const RISCV32: Machine = Machine {
+    name: "riscv32",
+    target: "riscv32imac-unknown-none-elf",
+    qemu: "qemu-system-riscv32",
+    qemu_package: "qemu-system-misc",
+    qemu_args: &[
+        "-machine",
+        "sifive_e",
+        "-icount",
+        "shift=0",
+        "-nographic",
+        "-semihosting-config",
+        "enable=on,target=native",
+        "-kernel",
+    ],
+    // `mcycle`: one count an instruction under `-icount shift=0`.
+    ticks_per_40m_instructions: 40_000_000,
+};
+
+/// Every machine, in the order of `matches::Target::ALL`.
+pub const MACHINES: [Machine; 3] = [CORTEX_M4, CORTEX_M0, RISCV32];
 
 /// The machine of this name (`cortex-m4`, …).
 pub fn machine(name: &str) -> Option<Machine> {

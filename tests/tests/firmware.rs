@@ -240,12 +240,7 @@ fn firmware_matches_host(target: Target) {
     );
     // The tick counter under `-icount shift=0`: the machine's rate, never backwards.
     let ticks = run_firmware(machine, "selftest_ticks");
-    assert_eq!(
-        ticks.status,
-        Some(0),
-        "tick self-test: {:?}",
-        ticks.lines
-    );
+    assert_eq!(ticks.status, Some(0), "tick self-test: {:?}", ticks.lines);
     let per_40m: u64 = ticks
         .lines
         .iter()
@@ -283,6 +278,21 @@ fn cortex_m4_firmware_under_qemu_matches_host() {
 #[test]
 fn cortex_m0_firmware_under_qemu_matches_host() {
     firmware_matches_host(Target::CortexM0);
+}
+
+#[test]
+fn riscv32_firmware_under_qemu_matches_host() {
+    firmware_matches_host(Target::Riscv32);
+}
+
+/// Every target of the firmware has its QEMU machine here, under the same name.
+#[test]
+fn every_target_has_a_machine() {
+    for target in Target::ALL {
+        let m = machine_of(target);
+        assert_eq!(m.target, target.triple(), "{}", target.name());
+    }
+    assert_eq!(firmware::MACHINES.len(), Target::ALL.len());
 }
 
 /// Every budget searches at least one ply with a table that leaves most of the
