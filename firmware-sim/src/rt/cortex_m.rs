@@ -66,7 +66,7 @@ pub fn fault() -> ! {
 /// a reading right at a wrap-around could miss it. A reading is therefore only
 /// taken more than [`GUARD`] ticks away from a wrap-around on either side (by then
 /// the exception has counted it; otherwise it waits, at most `2 * GUARD` ticks),
-/// and only if the counter did not wrap while [`WRAPS`] was read.
+/// and only if the counter did not wrap while `WRAPS` was read.
 pub fn ticks() -> u64 {
     let reload = RELOAD_IN_USE.load(Ordering::Relaxed);
     loop {
