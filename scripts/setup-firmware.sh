@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Installs what the firmware in firmware-sim/ needs (idempotent): QEMU for Cortex-M
-# and arm-none-eabi binutils (apt-get), the Rust target thumbv7em-none-eabihf (rustup).
+# and for RISC-V and arm-none-eabi binutils (apt-get), the Rust targets
+# thumbv7em-none-eabihf (Cortex-M4F), thumbv6m-none-eabi (Cortex-M0) and
+# riscv32imac-unknown-none-elf (32-bit RISC-V) (rustup).
 # Run by scripts/setup.sh (so by scripts/test.sh and CI) and by scripts/firmware.sh.
 set -euo pipefail
 
 need_apt=()
 command -v qemu-system-arm >/dev/null 2>&1 || need_apt+=(qemu-system-arm)
+command -v qemu-system-riscv32 >/dev/null 2>&1 || need_apt+=(qemu-system-misc)
 command -v arm-none-eabi-size >/dev/null 2>&1 || need_apt+=(binutils-arm-none-eabi)
 if ((${#need_apt[@]})); then
   echo "== setup-firmware: installing ${need_apt[*]}"
@@ -22,5 +25,10 @@ if ((${#need_apt[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y "${need_apt[@]}"
 fi
 if command -v rustup >/dev/null 2>&1; then
-  grep -qx thumbv7em-none-eabihf <<<"$(rustup target list --installed)" || rustup target add thumbv7em-none-eabihf
+  installed="$(rustup target list --installed)"
+  for t in thumbv7em-none-eabihf thumbv6m-none-eabi riscv32imac-unknown-none-elf; do
+    grep -qx "$t" <<<"$installed" || rustup target add "$t"
+  done
+else
+  echo "setup-firmware: rustup not found; the Rust targets thumbv7em-none-eabihf, thumbv6m-none-eabi and riscv32imac-unknown-none-elf must already be installed" >&2
 fi

@@ -1,4 +1,6 @@
-//! `ply-core` as Cortex-M4 firmware.
+//! `ply-core` as firmware for small microcontrollers: a Cortex-M4F, a Cortex-M0
+//! and 32-bit RISC-V (see [`matches::Target`]; the Rust target is the build
+//! choice, and [`TARGET`] says which this build is for).
 //!
 //! Each game is one binary (`src/bin/<game>.rs`) that hands its [`matches::Match`]
 //! and a `static` transposition table to [`run`]. `run` plays the fixed AI-versus-AI
@@ -19,9 +21,22 @@ use core::mem::size_of;
 use ply_core::search::{Engine, Evaluator, NoClock, SliceEngine, TtEntry, MAX_PLY};
 use ply_core::Game;
 
-use crate::matches::Match;
+use crate::matches::{Match, Target};
 
 use defmt_semihosting as _;
+
+/// The target this firmware is built for (`build.rs` tells it from cargo's
+/// `TARGET`).
+#[cfg(ply_fw_target = "cortex-m4")]
+pub const TARGET: Target = Target::CortexM4;
+/// The target this firmware is built for (`build.rs` tells it from cargo's
+/// `TARGET`).
+#[cfg(ply_fw_target = "cortex-m0")]
+pub const TARGET: Target = Target::CortexM0;
+/// The target this firmware is built for (`build.rs` tells it from cargo's
+/// `TARGET`).
+#[cfg(ply_fw_target = "riscv32")]
+pub const TARGET: Target = Target::Riscv32;
 
 /// Exit status: every check passed.
 pub const EXIT_OK: i32 = 0;
@@ -32,79 +47,49 @@ pub const EXIT_PANIC: i32 = 101;
 /// Exit status: a HardFault.
 pub const EXIT_HARDFAULT: i32 = 102;
 
+/// Bytes of stack that must stay untouched at the deepest point: room for an
+/// exception (the processor's 32-byte frame and the tick handler's own) that could
+/// have come there.
+pub const STACK_MARGIN: u32 = 64;
+
 /// Longest move notation the log carries.
 const NOTATION_BYTES: usize = 96;
 
 /// The whole `main` of a game's firmware: a `static` transposition table of
-/// `matches::$slots` entries of `TtEntry`, handed with `matches::$game()` to
-/// [`run`].
+/// `matches::$budgets.on(TARGET).tt_slots` entries of `TtEntry`, handed with
+/// `matches::$game(TARGET)` to [`run`].
 ///
 /// ```ignore
 /// #![no_std]
 /// #![no_main]
-/// ply_firmware_sim::firmware!(kalah, ply_core::games::kalah::Pit, KALAH_TT_SLOTS);
+/// ply_firmware_sim::firmware!(kalah, ply_core::games::kalah::Pit, KALAH);
 /// ```
 #[macro_export]
 macro_rules! firmware {
-    ($game:ident, $move:ty, $slots:ident) => {
-        static mut TT: [ply_core::search::TtEntry; $crate::matches::$slots] =
-            [ply_core::search::TtEntry::EMPTY; $crate::matches::$slots];
+    ($game:ident, $move:ty, $budgets:ident) => {
+        const SLOTS: usize = $crate::matches::$budgets.on($crate::TARGET).tt_slots;
+        static mut TT: [ply_core::search::TtEntry; SLOTS] =
+            [ply_core::search::TtEntry::EMPTY; SLOTS];
 
-        #[cortex_m_rt::entry]
-        fn main() -> ! {
-            // `main` runs once, so this is the only reference to the table.
+        $crate::entry!({
+            // The entry runs once, so this is the only reference to the table.
             let tt = unsafe { &mut *core::ptr::addr_of_mut!(TT) };
-            $crate::run($crate::matches::$game(), tt)
-        }
+            $crate::run($crate::matches::$game($crate::TARGET), tt)
+        });
     };
 }
 
-/// Plays `m` with `tt` as the transposition table, runs its perft, logs everything
-/// and exits QEMU. Never returns.
-///
-/// The log is a sequence of defmt `println!` lines; `tests/tests/firmware.rs`
-/// reads them back (the formats below are its protocol).
-pub fn run<G: Game, E: Evaluator<G>>(m: Match<G, E>, tt: &'static mut [TtEntry]) -> ! {
-    rt::start_ticks();
-    let mut failures = 0u32;
-    defmt::println!("game {=str} spec={=str}", m.name, m.spec);
-    defmt::println!(
-        "sizes state={=usize} move={=usize} movelist={=usize} tt_entry={=usize} tt_slots={=usize} tt_bytes={=usize} engine={=usize} max_ply={=usize}",
-        size_of::<G>(),
-        size_of::<G::Move>(),
-        size_of::<G::MoveList>(),
-        size_of::<TtEntry>(),
-        tt.len(),
-        core::mem::size_of_val(tt),
-        size_of::<SliceEngine<'static, G, &E, NoClock>>(),
-        MAX_PLY,
-    );
-    if tt.len() != m.tt_slots {
-        defmt::println!(
-            "FAIL table has {=usize} slots, the match says {=usize}",
-            tt.len(),
-            m.tt_slots
-        );
-        failures += 1;
-    }
-
-    // The game: one engine for both sides, for the whole game.
+/// The game: one engine for both sides, for the whole game; logs every move and
+/// the result, and returns the number of failed checks. Out of line, so that the
+/// engine's stack is free again for perft.
+#[inline(never)]
+fn play_game<G: Game, E: Evaluator<G>>(m: &Match<G, E>, tt: &'static mut [TtEntry]) -> u32 {
+    let mut failures = 0;
     let t0 = rt::ticks();
     let mut engine = Engine::new(tt, &m.eval, NoClock, m.config);
     let mut notation_overflow = false;
-    let played = matches::play(&m, &mut engine, |r| {
-        let mut text = heapless::String::<NOTATION_BYTES>::new();
-        if r.before.write_move(r.mv, &mut text).is_err() {
-            notation_overflow = true;
-        }
-        defmt::println!(
-            "move {=u32} {=str} value={=i32} depth={=u32} nodes={=u64}",
-            r.ply,
-            text.as_str(),
-            r.value,
-            r.depth,
-            r.nodes
-        );
+    let played = matches::play(m, &mut engine, |r| {
+        notation_overflow |= !log_move(r);
     });
     let game_ticks = rt::ticks() - t0;
     if notation_overflow {
@@ -128,6 +113,65 @@ pub fn run<G: Game, E: Evaluator<G>>(m: Match<G, E>, tt: &'static mut [TtEntry])
         }
     }
 
+    failures
+}
+
+/// Logs one move of the game; false if its notation did not fit the log's
+/// buffer. Out of line, so that its buffers are not in the frame that holds the
+/// engine while it searches.
+#[inline(never)]
+fn log_move<G: Game>(r: &matches::MoveRecord<G>) -> bool {
+    let mut text = heapless::String::<NOTATION_BYTES>::new();
+    let fits = r.before.write_move(r.mv, &mut text).is_ok();
+    defmt::println!(
+        "move {=u32} {=str} value={=i32} depth={=u32} nodes={=u64}",
+        r.ply,
+        text.as_str(),
+        r.value,
+        r.depth,
+        r.nodes
+    );
+    fits
+}
+
+/// Plays `m` with `tt` as the transposition table, runs its perft, logs everything
+/// and exits QEMU. Never returns.
+///
+/// The log is a sequence of defmt `println!` lines; `tests/tests/firmware.rs`
+/// reads them back (the formats below are its protocol).
+pub fn run<G: Game, E: Evaluator<G>>(m: Match<G, E>, tt: &'static mut [TtEntry]) -> ! {
+    rt::start_ticks();
+    let mut failures = 0u32;
+    defmt::println!(
+        "game {=str} spec={=str} target={=str}",
+        m.name,
+        m.spec,
+        TARGET.name()
+    );
+    defmt::println!(
+        "sizes state={=usize} move={=usize} movelist={=usize} tt_entry={=usize} tt_slots={=usize} tt_bytes={=usize} engine={=usize} max_ply={=usize}",
+        size_of::<G>(),
+        size_of::<G::Move>(),
+        size_of::<G::MoveList>(),
+        size_of::<TtEntry>(),
+        tt.len(),
+        core::mem::size_of_val(tt),
+        size_of::<SliceEngine<'static, G, &E, NoClock>>(),
+        MAX_PLY,
+    );
+    if tt.len() != m.tt_slots {
+        defmt::println!(
+            "FAIL table has {=usize} slots, the match says {=usize}",
+            tt.len(),
+            m.tt_slots
+        );
+        failures += 1;
+    }
+
+    failures += play_game(&m, tt);
+    // The stack the game took (perft may take more: the final line).
+    defmt::println!("stack-game used={=u32}", rt::stack_usage().used_bytes);
+
     // Perft from the start position.
     let t0 = rt::ticks();
     let count = ply_core::perft::perft(&m.start, m.perft_depth);
@@ -150,8 +194,11 @@ pub fn run<G: Game, E: Evaluator<G>>(m: Match<G, E>, tt: &'static mut [TtEntry])
         stack.used_bytes,
         stack.total_bytes
     );
-    if stack.used_bytes >= stack.total_bytes {
-        defmt::println!("FAIL the stack used all of its region: it may have overflowed");
+    if stack.used_bytes + STACK_MARGIN > stack.total_bytes {
+        defmt::println!(
+            "FAIL fewer than {=u32} bytes of the stack were left: it may have overflowed",
+            STACK_MARGIN
+        );
         failures += 1;
     }
 
@@ -162,4 +209,30 @@ pub fn run<G: Game, E: Evaluator<G>>(m: Match<G, E>, tt: &'static mut [TtEntry])
     };
     defmt::println!("exit {=i32} failures={=u32}", status, failures);
     rt::exit(status)
+}
+
+/// The firmware's entry point around `$body` (which never returns), through the
+/// runtime of the target being built.
+#[cfg(target_arch = "arm")]
+#[macro_export]
+macro_rules! entry {
+    ($body:block) => {
+        #[cortex_m_rt::entry]
+        fn main() -> ! $body
+    };
+}
+
+/// The firmware's entry point around `$body` (which never returns), through the
+/// runtime of the target being built (riscv-rt, which does not paint the stack:
+/// the entry paints it first).
+#[cfg(target_arch = "riscv32")]
+#[macro_export]
+macro_rules! entry {
+    ($body:block) => {
+        #[riscv_rt::entry]
+        fn main() -> ! {
+            $crate::rt::paint_stack();
+            $body
+        }
+    };
 }

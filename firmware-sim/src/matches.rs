@@ -1,7 +1,7 @@
 //! The fixed AI-versus-AI games and perft runs the firmware plays.
 //!
-//! This one file is compiled twice: into the firmware (for `thumbv7em-none-eabihf`)
-//! and, through `#[path]`, into the host comparison test `tests/tests/firmware.rs`.
+//! This one file is compiled twice: into the firmware (for each [`Target`]) and,
+//! through `#[path]`, into the host comparison test `tests/tests/firmware.rs`.
 //! Both therefore play with exactly the same settings — start position, evaluation,
 //! engine configuration, depth, table size — and the same game loop, so any
 //! difference in the moves, node counts or perft totals is a difference in how
@@ -10,9 +10,14 @@
 //! Every game but tic-tac-toe plays with the core's [`Recommended`] evaluation and
 //! engine switches, the ones the host and the web page play it with by default.
 //!
-//! Adding a game: write a `fn` returning its [`Match`] and a `const` for its table
-//! size here, call the `fn` from [`all`], and add `src/bin/<name>.rs`: four lines
-//! around `ply_firmware_sim::firmware!(<name>, <move type>, <table size const>)`.
+//! The games are one list for every target: only the search depth and the
+//! transposition table's size depend on the target (its RAM), through one
+//! [`Budgets`] row per game — the table of depth per game per target.
+//!
+//! Adding a game: write a `fn` returning its [`Match`] for a [`Target`] and a
+//! [`Budgets`] `const` for its depth and table size here, call the `fn` from
+//! [`all`], and add `src/bin/<name>.rs`: four lines around
+//! `ply_firmware_sim::firmware!(<name>, <move type>, <budgets const>)`.
 //!
 //! Everything is `no_std` and allocation-free; only `ply-core` is used.
 
@@ -28,6 +33,87 @@ use ply_core::{Game, Outcome};
 
 /// An evaluation that is a plain function: nameable in a `static` or a type.
 pub type FnPtrEval<G> = FnEval<fn(&G) -> Score>;
+
+/// A machine the firmware is built for: the Rust target is the build choice
+/// (`cargo build --target …` in `firmware-sim/`), and the firmware knows its own
+/// as `ply_firmware_sim::TARGET`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// Cortex-M4F, 256 KiB of flash and 64 KiB of RAM (QEMU `mps2-an386`).
+    CortexM4,
+    /// Cortex-M0, 256 KiB of flash and 16 KiB of RAM: the nRF51822 of QEMU's
+    /// `microbit`.
+    CortexM0,
+    /// 32-bit RISC-V (RV32IMAC), 16 KiB of RAM: QEMU's `sifive_e` (FE310).
+    Riscv32,
+}
+
+impl Target {
+    /// Every target, in the order the tables list them.
+    pub const ALL: [Target; 3] = [Target::CortexM4, Target::CortexM0, Target::Riscv32];
+
+    /// The name the scripts and logs use.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Target::CortexM4 => "cortex-m4",
+            Target::CortexM0 => "cortex-m0",
+            Target::Riscv32 => "riscv32",
+        }
+    }
+
+    /// The Rust target triple.
+    pub const fn triple(self) -> &'static str {
+        match self {
+            Target::CortexM4 => "thumbv7em-none-eabihf",
+            Target::CortexM0 => "thumbv6m-none-eabi",
+            Target::Riscv32 => "riscv32imac-unknown-none-elf",
+        }
+    }
+
+    /// Bytes of RAM of the part: static data and the stack share it.
+    pub const fn ram_bytes(self) -> usize {
+        match self {
+            Target::CortexM4 => 64 << 10,
+            Target::CortexM0 | Target::Riscv32 => 16 << 10,
+        }
+    }
+}
+
+/// How deep a game searches on one target, and with how large a table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// The depth of every move's search.
+    pub depth: u32,
+    /// Entries of the transposition table (16 bytes each, a `static` array).
+    pub tt_slots: usize,
+    /// At most this many plies of quiescence below the horizon
+    /// ([`EngineConfig::max_quiescence_plies`]; 32, the default, where the stack
+    /// has room).
+    pub quiescence_plies: u32,
+}
+
+/// One game's [`Budget`] on every [`Target`]: a row of the table of depth per
+/// game per target (docs/firmware.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budgets {
+    /// On the Cortex-M4F (64 KiB of RAM).
+    pub cortex_m4: Budget,
+    /// On the Cortex-M0 (16 KiB of RAM).
+    pub cortex_m0: Budget,
+    /// On 32-bit RISC-V (16 KiB of RAM).
+    pub riscv32: Budget,
+}
+
+impl Budgets {
+    /// The budget on `target`.
+    pub const fn on(&self, target: Target) -> Budget {
+        match target {
+            Target::CortexM4 => self.cortex_m4,
+            Target::CortexM0 => self.cortex_m0,
+            Target::Riscv32 => self.riscv32,
+        }
+    }
+}
 
 /// One fixed AI-versus-AI game and one perft run of a game.
 ///
@@ -109,23 +195,22 @@ pub fn play<G: Game, E: Evaluator<G>>(
     let mut plies = 0;
     let mut nodes = 0;
     while plies < m.max_plies && !game.outcome().is_over() {
-        let report = engine.search(&game, m.limits);
-        nodes += report.nodes;
-        let Some(mv) = report.best_move else {
+        let (mv, report_nodes, value, depth) = search(engine, &game, m.limits);
+        nodes += report_nodes;
+        let Some(mv) = mv else {
             return Err("the engine chose no move in an unfinished game");
         };
-        let next = match game.play(mv) {
-            Ok(next) => next,
-            Err(_) => return Err("the engine chose an illegal move"),
+        let Some(next) = play_checked(&game, mv) else {
+            return Err("the engine chose an illegal move");
         };
         plies += 1;
         on_move(&MoveRecord {
             ply: plies,
             before: game,
             mv,
-            value: report.value,
-            depth: report.depth,
-            nodes: report.nodes,
+            value,
+            depth,
+            nodes: report_nodes,
         });
         game = next;
     }
@@ -136,36 +221,89 @@ pub fn play<G: Game, E: Evaluator<G>>(
     })
 }
 
+/// One move's search: the move chosen, the nodes searched, the value and the
+/// depth reached. Out of line, so that on the firmware the search's own locals
+/// (the root's move list, the report) are one frame on the stack, not part of
+/// the caller's frame beside everything else it does.
+#[inline(never)]
+fn search<G: Game, E: Evaluator<G>>(
+    engine: &mut SliceEngine<'_, G, &E, NoClock>,
+    game: &G,
+    limits: Limits,
+) -> (Option<G::Move>, u64, Score, u32) {
+    let report = engine.search(game, limits);
+    (report.best_move, report.nodes, report.value, report.depth)
+}
+
+/// `game` after `mv` through the checked [`Game::play`] (`None`: illegal). Out
+/// of line for the same reason as [`search`]: its legal-move list is off the
+/// search's stack.
+#[inline(never)]
+fn play_checked<G: Game>(game: &G, mv: G::Move) -> Option<G> {
+    game.play(mv).ok()
+}
+
 /// Receives every match, whatever its game type.
 pub trait Visitor {
     /// Called once per match, in the order of [`all`].
     fn visit<G: Game, E: Evaluator<G>>(&mut self, m: Match<G, E>);
 }
 
-/// Every match the firmware has, one binary each.
-pub fn all(v: &mut impl Visitor) {
-    v.visit(tictactoe());
-    v.visit(kalah());
-    v.visit(checkers());
-    v.visit(checkers_calgary());
-    v.visit(halma8());
-    v.visit(halma16());
+/// Every match the firmware has on `target`, one binary each.
+pub fn all(target: Target, v: &mut impl Visitor) {
+    v.visit(tictactoe(target));
+    v.visit(kalah(target));
+    v.visit(checkers(target));
+    v.visit(checkers_calgary(target));
+    v.visit(halma8(target));
+    v.visit(halma16(target));
 }
 
-/// Transposition-table entries for tic-tac-toe (5,478 legal positions in all).
-pub const TICTACTOE_TT_SLOTS: usize = 1024;
+/// Every game's [`Budgets`], by name, in the order of [`all`].
+pub const BUDGETS: [(&str, Budgets); 6] = [
+    ("tictactoe", TICTACTOE),
+    ("kalah", KALAH),
+    ("checkers", CHECKERS),
+    ("checkers_calgary", CHECKERS_CALGARY),
+    ("halma8", HALMA8),
+    ("halma16", HALMA16),
+];
+
+/// Tic-tac-toe: the whole game (depth 9) everywhere; 5,478 legal positions in
+/// all, so 1024 slots on the M4 and what fits beside the stack on the small parts.
+pub const TICTACTOE: Budgets = Budgets {
+    cortex_m4: Budget {
+        depth: 9,
+        tt_slots: 1024,
+        quiescence_plies: 32,
+    },
+    cortex_m0: Budget {
+        depth: 9,
+        tt_slots: 64,
+        quiescence_plies: 32,
+    },
+    riscv32: Budget {
+        depth: 9,
+        tt_slots: 64,
+        quiescence_plies: 32,
+    },
+};
 
 /// Tic-tac-toe searched to the end of the game (depth 9) with a zero evaluation:
 /// perfect play on both sides, so a draw.
-pub fn tictactoe() -> Match<TicTacToe, FnPtrEval<TicTacToe>> {
+pub fn tictactoe(target: Target) -> Match<TicTacToe, FnPtrEval<TicTacToe>> {
+    let b = TICTACTOE.on(target);
     Match {
         name: "tictactoe",
         spec: "tictactoe",
         start: TicTacToe::new(),
         eval: FnEval(|_| 0),
-        config: EngineConfig::default(),
-        limits: Limits::depth(9),
-        tt_slots: TICTACTOE_TT_SLOTS,
+        config: EngineConfig {
+            max_quiescence_plies: b.quiescence_plies,
+            ..EngineConfig::default()
+        },
+        limits: Limits::depth(b.depth),
+        tt_slots: b.tt_slots,
         max_plies: 9,
         // Every game of up to 9 plies: the published 255,168 games end at
         // plies 5–9; perft(9) counts the 127,872 that last all nine.
@@ -174,20 +312,40 @@ pub fn tictactoe() -> Match<TicTacToe, FnPtrEval<TicTacToe>> {
     }
 }
 
-/// Transposition-table entries for Kalah.
-pub const KALAH_TT_SLOTS: usize = 1024;
+/// Kalah 6×4: depth 12 with 1024 slots on the M4.
+pub const KALAH: Budgets = Budgets {
+    cortex_m4: Budget {
+        depth: 12,
+        tt_slots: 1024,
+        quiescence_plies: 32,
+    },
+    cortex_m0: Budget {
+        depth: 12,
+        tt_slots: 64,
+        quiescence_plies: 32,
+    },
+    riscv32: Budget {
+        depth: 12,
+        tt_slots: 64,
+        quiescence_plies: 32,
+    },
+};
 
 /// Kalah 6×4 (the default rules, docs/games/kalah.md) with ply's evaluation
-/// ([`Recommended`]: [`KalahEval`]) at depth 12.
-pub fn kalah() -> Match<Kalah, KalahEval> {
+/// ([`Recommended`]: [`KalahEval`]) at the depth of [`KALAH`].
+pub fn kalah(target: Target) -> Match<Kalah, KalahEval> {
+    let b = KALAH.on(target);
     Match {
         name: "kalah",
         spec: "kalah:6x4",
         start: Kalah::new(KalahRules::default()),
         eval: Kalah::evaluation(),
-        config: Kalah::engine_config(),
-        limits: Limits::depth(12),
-        tt_slots: KALAH_TT_SLOTS,
+        config: EngineConfig {
+            max_quiescence_plies: b.quiescence_plies,
+            ..Kalah::engine_config()
+        },
+        limits: Limits::depth(b.depth),
+        tt_slots: b.tt_slots,
         max_plies: 200,
         // Published counts for Kalah 6×4 (core's kalah tests).
         perft_depth: 8,
@@ -195,28 +353,47 @@ pub fn kalah() -> Match<Kalah, KalahEval> {
     }
 }
 
-/// Transposition-table entries for English draughts: 512 (16-byte entries, 8 KiB).
+/// English draughts: on the M4 512 slots (16-byte entries, 8 KiB) and depth 10.
 /// The rest of the 64 KiB holds the stack: the engine and one frame of about
 /// 1.25 KiB per searched ply (a 548-byte move list of 8-byte moves, a 160-byte
-/// position, the move-ordering buffer), for up to [`CHECKERS_DEPTH`] + 32
-/// (quiescence) plies; the depth-10 games reach a stack high-water mark of about
-/// 36 KiB (docs/firmware.md). With 12-byte moves and the move list copied per node
-/// (1.9 KiB a ply) depth 6 was the limit set.
-pub const CHECKERS_TT_SLOTS: usize = 512;
+/// position, the move-ordering buffer), for up to the depth + 32 (quiescence)
+/// plies; the depth-10 games reach a stack high-water mark of about 37 KiB
+/// (docs/firmware.md).
+pub const CHECKERS: Budgets = Budgets {
+    cortex_m4: Budget {
+        depth: 10,
+        tt_slots: 512,
+        quiescence_plies: 32,
+    },
+    cortex_m0: Budget {
+        depth: 4,
+        tt_slots: 16,
+        quiescence_plies: 0,
+    },
+    riscv32: Budget {
+        depth: 4,
+        tt_slots: 16,
+        quiescence_plies: 0,
+    },
+};
 
 /// English draughts (the seed's rules: draw on the third repetition or after 40
 /// moves a side without a man move or capture) with what the host plays draughts
-/// with ([`Recommended`]: the learned evaluation, late move reductions on) at depth
-/// [`CHECKERS_DEPTH`], quiescence on captures.
-pub fn checkers() -> Match<Draughts, DraughtsEvaluation> {
+/// with ([`Recommended`]: the learned evaluation, late move reductions on) at the
+/// depth of [`CHECKERS`], quiescence on captures.
+pub fn checkers(target: Target) -> Match<Draughts, DraughtsEvaluation> {
+    let b = CHECKERS.on(target);
     Match {
         name: "checkers",
         spec: "checkers",
         start: Draughts::new(DraughtsRules::english()),
         eval: Draughts::evaluation(),
-        config: Draughts::engine_config(),
-        limits: Limits::depth(CHECKERS_DEPTH),
-        tt_slots: CHECKERS_TT_SLOTS,
+        config: EngineConfig {
+            max_quiescence_plies: b.quiescence_plies,
+            ..Draughts::engine_config()
+        },
+        limits: Limits::depth(b.depth),
+        tt_slots: b.tt_slots,
         max_plies: 400,
         // Published (Bik; OEIS A133046; tests/data/checkers_perft.txt).
         perft_depth: 6,
@@ -224,25 +401,26 @@ pub fn checkers() -> Match<Draughts, DraughtsEvaluation> {
     }
 }
 
-/// Search depth of both draughts games (6 until the stack per searched ply
-/// shrank; see [`CHECKERS_TT_SLOTS`]).
-pub const CHECKERS_DEPTH: u32 = 10;
-
-/// Transposition-table entries for Calgary draughts (as [`CHECKERS_TT_SLOTS`]).
-pub const CHECKERS_CALGARY_TT_SLOTS: usize = 512;
+/// Calgary draughts: as [`CHECKERS`].
+pub const CHECKERS_CALGARY: Budgets = CHECKERS;
 
 /// Calgary draughts (repetitions illegal, draw after 64 moves a side without a man
 /// move or capture: the longest limit the 128-entry king-move history allows) with
-/// the same evaluation, engine switches and depth as English.
-pub fn checkers_calgary() -> Match<Draughts, DraughtsEvaluation> {
+/// the same evaluation and engine switches as English, at the depth of
+/// [`CHECKERS_CALGARY`].
+pub fn checkers_calgary(target: Target) -> Match<Draughts, DraughtsEvaluation> {
+    let b = CHECKERS_CALGARY.on(target);
     Match {
         name: "checkers_calgary",
         spec: "checkers:calgary",
         start: Draughts::new(DraughtsRules::calgary()),
         eval: Draughts::evaluation(),
-        config: Draughts::engine_config(),
-        limits: Limits::depth(CHECKERS_DEPTH),
-        tt_slots: CHECKERS_CALGARY_TT_SLOTS,
+        config: EngineConfig {
+            max_quiescence_plies: b.quiescence_plies,
+            ..Draughts::engine_config()
+        },
+        limits: Limits::depth(b.depth),
+        tt_slots: b.tt_slots,
         max_plies: 400,
         // The first depth where Calgary differs from English (3,963,680): no
         // repetition draw, but a king may not repeat a position (computed
@@ -252,22 +430,42 @@ pub fn checkers_calgary() -> Match<Draughts, DraughtsEvaluation> {
     }
 }
 
-/// Transposition-table entries for Halma 8×8.
-pub const HALMA8_TT_SLOTS: usize = 1024;
+/// Halma 8×8: depth 2 everywhere (even: `Racer` values positions for the side to
+/// move).
+pub const HALMA8: Budgets = Budgets {
+    cortex_m4: Budget {
+        depth: 2,
+        tt_slots: 1024,
+        quiescence_plies: 32,
+    },
+    cortex_m0: Budget {
+        depth: 2,
+        tt_slots: 128,
+        quiescence_plies: 32,
+    },
+    riscv32: Budget {
+        depth: 2,
+        tt_slots: 128,
+        quiescence_plies: 32,
+    },
+};
 
 /// Halma 8×8 (the rules of the Haskell Halma report, docs/references.md; draw after
-/// 1000 plies) with ply's `Racer`
-/// evaluation ([`Recommended`]: `Racer::DEFAULT`) at depth [`HALMA8_DEPTH`] (even: `Racer` values positions for the side
-/// to move).
-pub fn halma8() -> Match<Halma8, Racer> {
+/// 1000 plies) with ply's `Racer` evaluation ([`Recommended`]: `Racer::DEFAULT`) at
+/// the depth of [`HALMA8`].
+pub fn halma8(target: Target) -> Match<Halma8, Racer> {
+    let b = HALMA8.on(target);
     Match {
         name: "halma8",
         spec: "halma:8",
         start: Halma8::new(HalmaRules::default()),
         eval: Halma8::evaluation(),
-        config: Halma8::engine_config(),
-        limits: Limits::depth(HALMA8_DEPTH),
-        tt_slots: HALMA8_TT_SLOTS,
+        config: EngineConfig {
+            max_quiescence_plies: b.quiescence_plies,
+            ..Halma8::engine_config()
+        },
+        limits: Limits::depth(b.depth),
+        tt_slots: b.tt_slots,
         max_plies: 1000,
         // docs/games/halma.md, computed independently by two programs.
         perft_depth: 3,
@@ -275,33 +473,46 @@ pub fn halma8() -> Match<Halma8, Racer> {
     }
 }
 
-/// Search depth of Halma 8×8.
-pub const HALMA8_DEPTH: u32 = 2;
-
-/// Transposition-table entries for Halma 16×16: 512 (12 KiB), so that the 2.7 KiB
-/// move list of every searched ply fits the stack.
-pub const HALMA16_TT_SLOTS: usize = 512;
+/// Halma 16×16: depth 2 everywhere; on the M4 512 slots (8 KiB), so that the
+/// 2.7 KiB move list of every searched ply fits the stack. Depth 1 is cheaper but
+/// never finishes (a draw by the 1000-ply limit): `Racer` values positions for the
+/// side to move, which is right at even depths.
+pub const HALMA16: Budgets = Budgets {
+    cortex_m4: Budget {
+        depth: 2,
+        tt_slots: 512,
+        quiescence_plies: 32,
+    },
+    cortex_m0: Budget {
+        depth: 1,
+        tt_slots: 32,
+        quiescence_plies: 32,
+    },
+    riscv32: Budget {
+        depth: 1,
+        tt_slots: 32,
+        quiescence_plies: 32,
+    },
+};
 
 /// Halma 16×16 (the rules of the C++ Halma README, docs/references.md; draw after
-/// 1000 plies) with `Racer` at depth
-/// [`HALMA16_DEPTH`]: the second player wins after 212 plies (about 35 s under QEMU).
-/// Depth 1 is cheaper but never finishes (a draw by the 1000-ply limit): `Racer`
-/// values positions for the side to move, which is right at even depths.
-pub fn halma16() -> Match<Halma16, Racer> {
+/// 1000 plies) with `Racer` at the depth of [`HALMA16`].
+pub fn halma16(target: Target) -> Match<Halma16, Racer> {
+    let b = HALMA16.on(target);
     Match {
         name: "halma16",
         spec: "halma:16",
         start: Halma16::new(HalmaRules::default()),
         eval: Halma16::evaluation(),
-        config: Halma16::engine_config(),
-        limits: Limits::depth(HALMA16_DEPTH),
-        tt_slots: HALMA16_TT_SLOTS,
+        config: EngineConfig {
+            max_quiescence_plies: b.quiescence_plies,
+            ..Halma16::engine_config()
+        },
+        limits: Limits::depth(b.depth),
+        tt_slots: b.tt_slots,
         max_plies: 1000,
         // docs/games/halma.md, computed independently by two programs.
         perft_depth: 3,
         perft_expected: 85_440,
     }
 }
-
-/// Search depth of Halma 16×16.
-pub const HALMA16_DEPTH: u32 = 2;

@@ -9,26 +9,94 @@ use std::process::Command;
 
 use defmt_decoder::{DecodeError, Table};
 
-/// The Rust target the firmware is built for.
-pub const TARGET: &str = "thumbv7em-none-eabihf";
+/// One machine the firmware runs on: its Rust target and how QEMU runs it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Machine {
+    /// The name of `matches::Target::name` (and of `memory-<name>.x`).
+    pub name: &'static str,
+    /// The Rust target the firmware is built for.
+    pub target: &'static str,
+    /// The QEMU program that runs it.
+    pub qemu: &'static str,
+    /// The Debian package that has [`Machine::qemu`].
+    pub qemu_package: &'static str,
+    /// QEMU's arguments before the ELF path: the board, instruction counting (so
+    /// tick counts repeat exactly), no display, semihosting on stdout.
+    pub qemu_args: &'static [&'static str],
+    /// The firmware's ticks for 40,000,000 instructions under `-icount shift=0`
+    /// (one instruction a nanosecond): the tick clock's rate in kHz times 40.
+    pub ticks_per_40m_instructions: u64,
+}
 
-/// The QEMU program that runs it.
-pub const QEMU: &str = "qemu-system-arm";
+/// The Cortex-M4F: QEMU's `mps2-an386`.
+pub const CORTEX_M4: Machine = Machine {
+    name: "cortex-m4",
+    target: "thumbv7em-none-eabihf",
+    qemu: "qemu-system-arm",
+    qemu_package: "qemu-system-arm",
+    qemu_args: &[
+        "-machine",
+        "mps2-an386",
+        "-cpu",
+        "cortex-m4",
+        "-icount",
+        "shift=0",
+        "-nographic",
+        "-semihosting-config",
+        "enable=on,target=native",
+        "-kernel",
+    ],
+    // SysTick on the processor clock: QEMU's MPS2 runs at 25 MHz.
+    ticks_per_40m_instructions: 1_000_000,
+};
 
-/// QEMU's arguments before the ELF path: a Cortex-M4F board, instruction counting
-/// (so SysTick counts repeat exactly), no display, semihosting on stdout.
-pub const QEMU_ARGS: &[&str] = &[
-    "-machine",
-    "mps2-an386",
-    "-cpu",
-    "cortex-m4",
-    "-icount",
-    "shift=0",
-    "-nographic",
-    "-semihosting-config",
-    "enable=on,target=native",
-    "-kernel",
-];
+/// The Cortex-M0 with 16 KiB of RAM: QEMU's `microbit` (nRF51822).
+pub const CORTEX_M0: Machine = Machine {
+    name: "cortex-m0",
+    target: "thumbv6m-none-eabi",
+    qemu: "qemu-system-arm",
+    qemu_package: "qemu-system-arm",
+    qemu_args: &[
+        "-machine",
+        "microbit",
+        "-icount",
+        "shift=0",
+        "-nographic",
+        "-semihosting-config",
+        "enable=on,target=native",
+        "-kernel",
+    ],
+    // SysTick on the processor clock: QEMU's nRF51 runs at 16 MHz.
+    ticks_per_40m_instructions: 640_000,
+};
+
+/// 32-bit RISC-V with 16 KiB of RAM: QEMU's `sifive_e` (FE310).
+pub const RISCV32: Machine = Machine {
+    name: "riscv32",
+    target: "riscv32imac-unknown-none-elf",
+    qemu: "qemu-system-riscv32",
+    qemu_package: "qemu-system-misc",
+    qemu_args: &[
+        "-machine",
+        "sifive_e",
+        "-icount",
+        "shift=0",
+        "-nographic",
+        "-semihosting-config",
+        "enable=on,target=native",
+        "-kernel",
+    ],
+    // `mcycle`: one count an instruction under `-icount shift=0`.
+    ticks_per_40m_instructions: 40_000_000,
+};
+
+/// Every machine, in the order of `matches::Target::ALL`.
+pub const MACHINES: [Machine; 3] = [CORTEX_M4, CORTEX_M0, RISCV32];
+
+/// The machine of this name (`cortex-m4`, …).
+pub fn machine(name: &str) -> Option<Machine> {
+    MACHINES.into_iter().find(|m| m.name == name)
+}
 
 /// The repository root (the parent of `tests/`).
 pub fn repo_root() -> PathBuf {
@@ -43,27 +111,28 @@ pub fn firmware_dir() -> PathBuf {
     repo_root().join("firmware-sim")
 }
 
-/// The ELF of one game's firmware after [`build`].
-pub fn elf_path(game: &str) -> PathBuf {
+/// The ELF of one game's firmware for `machine` after [`build`].
+pub fn elf_path(machine: Machine, game: &str) -> PathBuf {
     firmware_dir()
         .join("target")
-        .join(TARGET)
+        .join(machine.target)
         .join("release")
         .join(game)
 }
 
-/// Checks that QEMU, the `timeout` program and the Rust target are installed;
-/// the error names each missing piece and how to install it.
-pub fn check_prerequisites() -> Result<(), String> {
+/// Checks that `machine`'s QEMU, the `timeout` program and its Rust target are
+/// installed; the error names each missing piece and how to install it.
+pub fn check_prerequisites(machine: Machine) -> Result<(), String> {
     let mut missing = Vec::new();
-    let qemu_ok = Command::new(QEMU)
+    let qemu_ok = Command::new(machine.qemu)
         .arg("--version")
         .output()
         .map(|o| o.status.success())
         .unwrap_or(false);
     if !qemu_ok {
         missing.push(format!(
-            "{QEMU} is not installed (apt-get install -y qemu-system-arm, or run scripts/firmware.sh)"
+            "{} is not installed (apt-get install -y {}, or run scripts/setup-firmware.sh)",
+            machine.qemu, machine.qemu_package
         ));
     }
     let timeout_ok = Command::new("timeout")
@@ -74,9 +143,10 @@ pub fn check_prerequisites() -> Result<(), String> {
     if !timeout_ok {
         missing.push("the `timeout` program (coreutils) is not installed".to_string());
     }
-    if !target_installed() {
+    if !target_installed(machine.target) {
         missing.push(format!(
-            "the Rust target {TARGET} is not installed (rustup target add {TARGET}, or run scripts/firmware.sh)"
+            "the Rust target {0} is not installed (rustup target add {0}, or run scripts/setup-firmware.sh)",
+            machine.target
         ));
     }
     if missing.is_empty() {
@@ -86,11 +156,11 @@ pub fn check_prerequisites() -> Result<(), String> {
     }
 }
 
-/// True if the standard library for [`TARGET`] is installed for the `rustc` in use.
-fn target_installed() -> bool {
+/// True if the standard library for `target` is installed for the `rustc` in use.
+fn target_installed(target: &str) -> bool {
     let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_string());
     let Ok(out) = Command::new(rustc)
-        .args(["--print", "target-libdir", "--target", TARGET])
+        .args(["--print", "target-libdir", "--target", target])
         .output()
     else {
         return false;
@@ -108,8 +178,9 @@ fn target_installed() -> bool {
         .unwrap_or(false)
 }
 
-/// Builds every game's firmware (release, `--locked`) in `firmware-sim/`.
-pub fn build() -> Result<(), String> {
+/// Builds every game's firmware for `machine` (release, `--locked`) in
+/// `firmware-sim/`.
+pub fn build(machine: Machine) -> Result<(), String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
     let dir = firmware_dir();
     let out = Command::new(cargo)
@@ -120,7 +191,7 @@ pub fn build() -> Result<(), String> {
             "--locked",
             "--bins",
             "--target",
-            TARGET,
+            machine.target,
         ])
         .arg("--target-dir")
         .arg(dir.join("target"))
@@ -132,7 +203,8 @@ pub fn build() -> Result<(), String> {
         Ok(())
     } else {
         Err(format!(
-            "building the firmware failed:\n{}",
+            "building the firmware for {} failed:\n{}",
+            machine.target,
             String::from_utf8_lossy(&out.stderr)
         ))
     }
@@ -150,15 +222,16 @@ pub struct Run {
     pub decode_error: Option<String>,
 }
 
-/// Runs `elf` under QEMU, stopped after `timeout_s` seconds, and decodes its log.
-pub fn run_qemu(elf: &Path, timeout_s: u32) -> Result<Run, String> {
+/// Runs `elf` under `machine`'s QEMU, stopped after `timeout_s` seconds, and
+/// decodes its log.
+pub fn run_qemu(machine: Machine, elf: &Path, timeout_s: u32) -> Result<Run, String> {
     let out = Command::new("timeout")
         .arg(timeout_s.to_string())
-        .arg(QEMU)
-        .args(QEMU_ARGS)
+        .arg(machine.qemu)
+        .args(machine.qemu_args)
         .arg(elf)
         .output()
-        .map_err(|e| format!("cannot start {QEMU}: {e}"))?;
+        .map_err(|e| format!("cannot start {}: {e}", machine.qemu))?;
     let elf_bytes =
         std::fs::read(elf).map_err(|e| format!("cannot read {}: {e}", elf.display()))?;
     let (lines, decode_error) = match decode_lines(&elf_bytes, &out.stdout) {

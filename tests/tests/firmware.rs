@@ -1,21 +1,22 @@
-//! The firmware in `firmware-sim/`, run under QEMU, must play every game move for
-//! move as `ply-core` does on the host: same moves, values, depths and node counts
-//! per move, same result and total nodes, same perft count.
+//! The firmware in `firmware-sim/`, run under QEMU on every target, must play every
+//! game move for move as `ply-core` does on the host with that target's budget:
+//! same moves, values, depths and node counts per move, same result and total
+//! nodes, same perft count.
 //!
-//! Needs `qemu-system-arm` and the Rust target `thumbv7em-none-eabihf`; without them
-//! the test fails, naming what is missing (`scripts/firmware.sh` installs both).
+//! Needs each target's QEMU and Rust target; without them the test fails, naming
+//! what is missing (`scripts/setup-firmware.sh` installs them).
 
 use std::fmt::Write as _;
 
 use ply_core::search::{Engine, Evaluator, NoClock, TtEntry};
 use ply_core::Game;
-use ply_tests::firmware::{self, Run};
+use ply_tests::firmware::{self, Machine, Run};
 
 #[allow(dead_code)]
 #[path = "../../firmware-sim/src/matches.rs"]
 mod matches;
 
-use matches::{Match, Visitor};
+use matches::{Match, Target, Visitor};
 
 /// Seconds QEMU may run one firmware before it counts as hung.
 const QEMU_TIMEOUT_S: u32 = 300;
@@ -67,9 +68,16 @@ fn without_ticks(line: &str) -> &str {
     }
 }
 
-fn run_firmware(name: &str) -> Run {
-    let elf = firmware::elf_path(name);
-    firmware::run_qemu(&elf, QEMU_TIMEOUT_S).unwrap_or_else(|e| panic!("{name}: {e}"))
+fn run_firmware(machine: Machine, name: &str) -> Run {
+    let elf = firmware::elf_path(machine, name);
+    firmware::run_qemu(machine, &elf, QEMU_TIMEOUT_S)
+        .unwrap_or_else(|e| panic!("{} {name}: {e}", machine.name))
+}
+
+/// The host side's machine for `target`.
+fn machine_of(target: Target) -> Machine {
+    firmware::machine(target.name())
+        .unwrap_or_else(|| panic!("no QEMU machine for the target {}", target.name()))
 }
 
 /// Compares one game's firmware log with the host; appends every difference to
@@ -149,6 +157,7 @@ fn compare(
 }
 
 struct Compare {
+    machine: Machine,
     games: Vec<&'static str>,
     problems: Vec<String>,
     summary: String,
@@ -158,7 +167,7 @@ impl Visitor for Compare {
     fn visit<G: Game, E: Evaluator<G>>(&mut self, m: Match<G, E>) {
         self.games.push(m.name);
         let expected = host_expectation(&m);
-        let run = run_firmware(m.name);
+        let run = run_firmware(self.machine, m.name);
         compare(
             m.name,
             &run,
@@ -169,36 +178,40 @@ impl Visitor for Compare {
     }
 }
 
-fn built_firmware() {
-    if let Err(e) = firmware::check_prerequisites() {
+fn built_firmware(machine: Machine) {
+    if let Err(e) = firmware::check_prerequisites(machine) {
         panic!("{e}");
     }
-    if let Err(e) = firmware::build() {
+    if let Err(e) = firmware::build(machine) {
         panic!("{e}");
     }
 }
 
-/// One test, so the firmware is built once and the games run one after another.
-#[test]
-fn firmware_under_qemu_matches_host() {
-    built_firmware();
+/// Builds the firmware for `target`, runs every game and the self-tests under
+/// QEMU, and compares every game with the host (one run per target, so the
+/// firmware is built once and the games run one after another).
+fn firmware_matches_host(target: Target) {
+    let machine = machine_of(target);
+    built_firmware(machine);
 
     let mut c = Compare {
+        machine,
         games: Vec::new(),
         problems: Vec::new(),
         summary: String::new(),
     };
-    matches::all(&mut c);
+    matches::all(target, &mut c);
     println!("{}", c.summary);
     assert!(!c.games.is_empty());
     assert!(
         c.problems.is_empty(),
-        "the firmware disagrees with the host:\n{}",
+        "the {} firmware disagrees with the host:\n{}",
+        machine.name,
         c.problems.join("\n")
     );
 
     // The failure paths end QEMU with their own status instead of hanging.
-    let panic = run_firmware("selftest_panic");
+    let panic = run_firmware(machine, "selftest_panic");
     assert_eq!(
         panic.status,
         Some(101),
@@ -213,7 +226,7 @@ fn firmware_under_qemu_matches_host() {
         "panic self-test: {:?}",
         panic.lines
     );
-    let fault = run_firmware("selftest_hardfault");
+    let fault = run_firmware(machine, "selftest_hardfault");
     assert_eq!(
         fault.status,
         Some(102),
@@ -225,25 +238,22 @@ fn firmware_under_qemu_matches_host() {
         "HardFault self-test: {:?}",
         fault.lines
     );
-    // SysTick under `-icount shift=0`: 40 instructions a tick, never backwards.
-    let ticks = run_firmware("selftest_ticks");
-    assert_eq!(
-        ticks.status,
-        Some(0),
-        "SysTick self-test: {:?}",
-        ticks.lines
-    );
+    // The tick counter under `-icount shift=0`: the machine's rate, never backwards.
+    let ticks = run_firmware(machine, "selftest_ticks");
+    assert_eq!(ticks.status, Some(0), "tick self-test: {:?}", ticks.lines);
     let per_40m: u64 = ticks
         .lines
         .iter()
         .find_map(|l| l.strip_prefix("ticks-per-40M-instructions "))
         .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("SysTick self-test: {:?}", ticks.lines));
+        .unwrap_or_else(|| panic!("tick self-test: {:?}", ticks.lines));
+    let want = machine.ticks_per_40m_instructions;
     assert!(
-        (999_000..=1_001_000).contains(&per_40m),
-        "40M instructions took {per_40m} SysTick ticks, expected 1,000,000"
+        (want - want / 1000..=want + want / 1000).contains(&per_40m),
+        "{}: 40M instructions took {per_40m} ticks, expected {want}",
+        machine.name
     );
-    let mismatch = run_firmware("selftest_mismatch");
+    let mismatch = run_firmware(machine, "selftest_mismatch");
     assert_eq!(
         mismatch.status,
         Some(1),
@@ -260,6 +270,57 @@ fn firmware_under_qemu_matches_host() {
     );
 }
 
+#[test]
+fn cortex_m4_firmware_under_qemu_matches_host() {
+    firmware_matches_host(Target::CortexM4);
+}
+
+#[test]
+fn cortex_m0_firmware_under_qemu_matches_host() {
+    firmware_matches_host(Target::CortexM0);
+}
+
+#[test]
+fn riscv32_firmware_under_qemu_matches_host() {
+    firmware_matches_host(Target::Riscv32);
+}
+
+/// Every target of the firmware has its QEMU machine here, under the same name.
+#[test]
+fn every_target_has_a_machine() {
+    for target in Target::ALL {
+        let m = machine_of(target);
+        assert_eq!(m.target, target.triple(), "{}", target.name());
+    }
+    assert_eq!(firmware::MACHINES.len(), Target::ALL.len());
+}
+
+/// Every budget searches at least one ply with a table that leaves most of the
+/// RAM to the stack, and Kalah 6×4 searches 10 plies or more on the smallest parts
+/// (16 KiB of RAM; a goal of issue 52 — its other, draughts at depth 6, is not
+/// met: docs/firmware.md says why). (Whether each fits is the firmware's own check: its stack high-water
+/// mark stays inside the RAM the linker left, and the link fails when the flash or
+/// the static RAM does not fit.)
+#[test]
+fn budgets_are_sane() {
+    for (name, budgets) in matches::BUDGETS {
+        for target in Target::ALL {
+            let b = budgets.on(target);
+            assert!(b.depth >= 1, "{name} on {}: depth 0", target.name());
+            assert!(b.tt_slots >= 1, "{name} on {}: no table", target.name());
+            assert!(
+                b.tt_slots * 16 < target.ram_bytes() / 2,
+                "{name} on {}: a {}-slot table takes half the RAM or more",
+                target.name(),
+                b.tt_slots
+            );
+        }
+    }
+    for target in [Target::CortexM0, Target::Riscv32] {
+        assert!(matches::KALAH.on(target).depth >= 10, "{}", target.name());
+    }
+}
+
 /// Every firmware binary in `firmware-sim/src/bin` that is not a self-test is a
 /// match in `matches::all`, and the other way round.
 #[test]
@@ -271,7 +332,7 @@ fn every_game_binary_is_compared() {
         }
     }
     let mut names = Names(Vec::new());
-    matches::all(&mut names);
+    matches::all(Target::CortexM4, &mut names);
     let mut listed: Vec<String> = names.0.iter().map(|s| s.to_string()).collect();
     listed.sort();
     let mut bins: Vec<String> = std::fs::read_dir(firmware::firmware_dir().join("src/bin"))

@@ -168,6 +168,10 @@ impl<'t, G: Game, E: Evaluator<G>, C: Clock>
 impl<G: Game, E: Evaluator<G>, C: Clock, T: Table> Engine<G, E, C, T> {
     /// An engine over `table` as it is (not cleared: a table kept from move to move,
     /// or one shared with other engines).
+    // Out of line, so that the engine is built where the caller keeps it: inlined,
+    // the history table was built beside it and copied over (4 KiB more stack on
+    // the Cortex-M firmware, whose RAM is as small as 16 KiB).
+    #[inline(never)]
     pub fn with_table(table: T, eval: E, clock: C, config: EngineConfig) -> Self {
         Engine {
             tt: table,

@@ -21,6 +21,9 @@ pub(crate) struct Heuristics<G: Game> {
 
 impl<G: Game> Heuristics<G> {
     /// Nothing learned yet.
+    // Out of line, so that the tables are written where the engine keeps them
+    // (see `Engine::with_table`).
+    #[inline(never)]
     pub(crate) fn new() -> Self {
         Heuristics {
             killers: [[None; 2]; MAX_PLY],

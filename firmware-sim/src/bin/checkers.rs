@@ -2,4 +2,4 @@
 #![no_std]
 #![no_main]
 
-ply_firmware_sim::firmware!(checkers, ply_core::games::draughts::Move, CHECKERS_TT_SLOTS);
+ply_firmware_sim::firmware!(checkers, ply_core::games::draughts::Move, CHECKERS);

@@ -5,5 +5,5 @@
 ply_firmware_sim::firmware!(
     checkers_calgary,
     ply_core::games::draughts::Move,
-    CHECKERS_CALGARY_TT_SLOTS
+    CHECKERS_CALGARY
 );

@@ -2,4 +2,4 @@
 #![no_std]
 #![no_main]
 
-ply_firmware_sim::firmware!(halma8, ply_core::games::halma::HalmaMove, HALMA8_TT_SLOTS);
+ply_firmware_sim::firmware!(halma8, ply_core::games::halma::HalmaMove, HALMA8);

@@ -2,4 +2,4 @@
 #![no_std]
 #![no_main]
 
-ply_firmware_sim::firmware!(kalah, ply_core::games::kalah::Pit, KALAH_TT_SLOTS);
+ply_firmware_sim::firmware!(kalah, ply_core::games::kalah::Pit, KALAH);

@@ -1,11 +1,12 @@
-//! Self-test of the crash path: a HardFault must end QEMU with `EXIT_HARDFAULT`.
+//! Self-test of the crash path: a HardFault (an exception on RISC-V) must end QEMU
+//! with `EXIT_HARDFAULT`.
 #![no_std]
 #![no_main]
 
 use ply_firmware_sim as _;
 
-#[cortex_m_rt::entry]
-fn main() -> ! {
-    // An undefined instruction: with UsageFault disabled it escalates to HardFault.
-    cortex_m::asm::udf()
-}
+ply_firmware_sim::entry!({
+    // An undefined instruction: on the Cortex-M, with UsageFault disabled, it
+    // escalates to HardFault.
+    ply_firmware_sim::rt::fault()
+});

@@ -9,16 +9,15 @@ use ply_firmware_sim::matches;
 const SLOTS: usize = 64;
 static mut TT: [TtEntry; SLOTS] = [TtEntry::EMPTY; SLOTS];
 
-#[cortex_m_rt::entry]
-fn main() -> ! {
+ply_firmware_sim::entry!({
     let m = matches::Match {
         limits: Limits::depth(2),
         tt_slots: SLOTS,
         perft_depth: 3,
         perft_expected: 505, // perft(3) of tic-tac-toe is 504
-        ..matches::tictactoe()
+        ..matches::tictactoe(ply_firmware_sim::TARGET)
     };
-    // `main` runs once, so this is the only reference to the table.
+    // The entry runs once, so this is the only reference to the table.
     let tt = unsafe { &mut *core::ptr::addr_of_mut!(TT) };
     ply_firmware_sim::run(m, tt)
-}
+});

@@ -4,12 +4,11 @@
 
 use ply_firmware_sim as _;
 
-#[cortex_m_rt::entry]
-fn main() -> ! {
+ply_firmware_sim::entry!({
     // Not a constant, so the compiler cannot prove the panic away.
     let n = core::hint::black_box(3u32);
     if n == 3 {
         panic!("deliberate panic {}", n);
     }
     ply_firmware_sim::rt::exit(0)
-}
+});

@@ -2,8 +2,4 @@
 #![no_std]
 #![no_main]
 
-ply_firmware_sim::firmware!(
-    tictactoe,
-    ply_core::games::tictactoe::Square,
-    TICTACTOE_TT_SLOTS
-);
+ply_firmware_sim::firmware!(tictactoe, ply_core::games::tictactoe::Square, TICTACTOE);
