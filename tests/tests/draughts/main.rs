@@ -3,6 +3,7 @@
 //! snapshots, property tests against a slow rule checker, OpenSpiel's positions, and
 //! the search family on draughts.
 
+mod db_index;
 mod differential;
 mod engine;
 mod perft;

@@ -1,0 +1,21 @@
+//! Endgame databases of English draughts: the value (win, loss or draw for the
+//! side to move, with the distance to conversion) of every position with few
+//! pieces, built by retrograde analysis slice by slice. docs/games/draughts-databases.md
+//! describes the design.
+//!
+//! * [`slice`]: slices (the men and kings of each side) and positions normalized to
+//!   the side to move;
+//! * [`index`]: the bijection between a slice's positions and `0..slice_size`;
+//! * [`value`]: values and their one-byte codes.
+//!
+//! The databases ignore the draw rules of a game (repetition, move limit) and hold
+//! the English rules only: under the Calgary variant a position's value depends on
+//! the positions before it.
+
+pub mod index;
+pub mod slice;
+pub mod value;
+
+pub use index::{rank, slice_size, unrank};
+pub use slice::{keys_of, Placement, SliceKey, MAX_PIECES, SLICES};
+pub use value::{Value, MAX_DISTANCE};
