@@ -4,6 +4,7 @@
 //! the search family on draughts.
 
 mod db_index;
+mod db_solver;
 mod differential;
 mod engine;
 mod perft;

@@ -192,9 +192,9 @@ impl Placement {
     }
 
     /// The position with this placement and Black (the mover) to move, under
-    /// `rules`, with no history.
+    /// `rules`, with no history (the placement must be valid: [`Placement::is_valid`]).
     #[inline(always)]
-    pub fn game(&self, rules: Rules) -> Draughts {
+    pub fn game_with(&self, rules: Rules) -> Draughts {
         Draughts::from_parts(rules, [self.mover, self.opp], self.kings, Colour::Black)
     }
 

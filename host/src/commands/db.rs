@@ -1,0 +1,28 @@
+//! `ply db build GAME --pieces N [--threads T]`: the endgame databases of every
+//! position with up to N pieces, built on all cores into the tables directory,
+//! going on from the files already there.
+
+use crate::games::HostGame;
+use crate::spec::GameCommand;
+
+/// Build the endgame databases.
+#[derive(Clone, Debug)]
+pub struct DbBuild {
+    /// Every position with up to this many pieces.
+    pub pieces: u32,
+    /// Threads to build on.
+    pub threads: usize,
+}
+
+impl GameCommand for DbBuild {
+    type Output = ();
+    fn run<G: HostGame>(self, rules: G::Rules) -> Result<(), String> {
+        let lines = G::build_databases(rules, self.pieces, self.threads, &mut |line| {
+            crate::errln!("{}", line)
+        })?;
+        for l in lines {
+            crate::outln!("{}", l)?;
+        }
+        Ok(())
+    }
+}
