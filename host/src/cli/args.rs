@@ -380,5 +380,8 @@ pub(crate) enum DbAction {
         /// Build on this many threads (default: every core).
         #[arg(long)]
         threads: Option<usize>,
+        /// Then check every position's value against its children's.
+        #[arg(long)]
+        verify: bool,
     },
 }

@@ -218,12 +218,14 @@ fn run_command(command: Command) -> Result<(), String> {
                     game,
                     pieces,
                     threads,
+                    verify,
                 },
         } => with_game(
             &game,
             db::DbBuild {
                 pieces,
                 threads: threads.unwrap_or_else(ply_host::parallel::cores),
+                verify,
             },
         ),
         Command::Solve {

@@ -1,6 +1,7 @@
-//! `ply db build GAME --pieces N [--threads T]`: the endgame databases of every
+//! `ply db build GAME --pieces N [--threads T] [--verify]`: the endgame databases of every
 //! position with up to N pieces, built on all cores into the tables directory,
-//! going on from the files already there.
+//! going on from the files already there; `--verify` then checks every position
+//! against its children.
 
 use crate::games::HostGame;
 use crate::spec::GameCommand;
@@ -12,14 +13,17 @@ pub struct DbBuild {
     pub pieces: u32,
     /// Threads to build on.
     pub threads: usize,
+    /// Then check every position against its children (`--verify`).
+    pub verify: bool,
 }
 
 impl GameCommand for DbBuild {
     type Output = ();
     fn run<G: HostGame>(self, rules: G::Rules) -> Result<(), String> {
-        let lines = G::build_databases(rules, self.pieces, self.threads, &mut |line| {
-            crate::errln!("{}", line)
-        })?;
+        let lines =
+            G::build_databases(rules, self.pieces, self.threads, self.verify, &mut |line| {
+                crate::errln!("{}", line)
+            })?;
         for l in lines {
             crate::outln!("{}", l)?;
         }

@@ -16,7 +16,7 @@ use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
 use ply_core::games::draughts::db::{
-    build, keys_of, slice_size, BuildError, Database, Pair, SliceKey, MAX_PIECES,
+    build, check, keys_of, slice_size, BuildError, Database, Pair, SliceKey, MAX_PIECES,
 };
 
 /// The most pieces `ply db build` builds on one machine.
@@ -173,12 +173,12 @@ fn build_into(
 
 /// Runs `work` on `threads` threads over `0..len` in parts of `chunk`, summing what
 /// the parts return; the first error stops the threads.
-fn in_chunks<T: std::ops::AddAssign + Default + Send>(
+fn in_chunks<T: std::ops::AddAssign + Default + Send, E: Send>(
     threads: usize,
     len: u64,
     chunk: u64,
-    work: impl Fn(Range<u64>) -> Result<T, BuildError> + Sync,
-) -> Result<T, BuildError> {
+    work: impl Fn(Range<u64>) -> Result<T, E> + Sync,
+) -> Result<T, E> {
     let next = AtomicU64::new(0);
     let total = Mutex::new(Ok(T::default()));
     std::thread::scope(|s| {
@@ -206,6 +206,47 @@ fn in_chunks<T: std::ops::AddAssign + Default + Send>(
         }
     });
     total.into_inner().unwrap()
+}
+
+/// Checks every position of 1 to `pieces` pieces of `db` against its children
+/// ([`check::check_range`]) on `threads` threads; returns the number of positions
+/// checked, or a line naming the first inconsistent position found.
+pub fn verify(
+    db: &Database,
+    pieces: u32,
+    threads: usize,
+    progress: &mut dyn FnMut(&str),
+) -> Result<u64, String> {
+    let mut checked = 0;
+    for n in 1..=pieces {
+        let t = Instant::now();
+        let mut here = 0;
+        for key in keys_of(n) {
+            let len = slice_size(key);
+            in_chunks(threads, len, 1 << 14, |r| {
+                check::check_range(db, key, r).map(|()| Counts(0, 0))
+            })
+            .map_err(|e| {
+                let g = e.position.game_with(ply_core::games::draughts::Rules::english());
+                format!(
+                    "checkers db: {} (position {} with the mover as Black) holds {:?}, its children give {:?}",
+                    file::file_name(key),
+                    g,
+                    e.found,
+                    e.expected
+                )
+            })?;
+            here += len;
+        }
+        checked += here;
+        progress(&format!(
+            "checkers db: {} pieces: all {} positions agree with their children ({:.1} s)",
+            n,
+            here,
+            t.elapsed().as_secs_f64()
+        ));
+    }
+    Ok(checked)
 }
 
 /// The codes of the pair `key` and `key.swapped()` (one slice when they are the

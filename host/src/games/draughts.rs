@@ -112,6 +112,7 @@ impl HostGame for Draughts {
         rules: Rules,
         pieces: u32,
         threads: usize,
+        verify: bool,
         progress: &mut dyn FnMut(&str),
     ) -> Result<Vec<String>, String> {
         english_only(rules)?;
@@ -147,6 +148,16 @@ impl HostGame for Draughts {
                 r.build_secs,
                 r.threads,
                 crate::commands::rate(r.built, r.build_secs * r.threads as f64)
+            ));
+        }
+        if verify {
+            let t = Instant::now();
+            let n = draughts_db::verify(db, pieces, threads, progress)?;
+            lines.push(format!(
+                "verified: all {} positions agree with their children ({:.2} s on {} threads)",
+                n,
+                t.elapsed().as_secs_f64(),
+                threads
             ));
         }
         Ok(lines)

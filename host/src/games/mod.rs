@@ -183,15 +183,17 @@ pub trait HostGame:
 
     /// Builds (or completes from the files on disk) the endgame databases of every
     /// position with up to `pieces` pieces on `threads` threads (`ply db build`),
-    /// sending progress lines to `progress`; returns the summary lines. The
-    /// default: none for this game.
+    /// then, if `verify`, checks every position against its children, sending
+    /// progress lines to `progress`; returns the summary lines. The default: none
+    /// for this game.
     fn build_databases(
         rules: Self::Rules,
         pieces: u32,
         threads: usize,
+        verify: bool,
         progress: &mut dyn FnMut(&str),
     ) -> Result<Vec<String>, String> {
-        let _ = (rules, pieces, threads, progress);
+        let _ = (rules, pieces, threads, verify, progress);
         Err(format!(
             "endgame databases are not available for {}: only for checkers",
             Self::NAME

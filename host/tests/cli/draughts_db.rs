@@ -36,8 +36,17 @@ fn build_writes_a_file_a_slice_and_goes_on_from_them() {
         .count();
     // The slices of 1 and 2 pieces: C(4, 3) + C(5, 3).
     assert_eq!(files, 4 + 10);
-    // Again: everything read, nothing built.
-    let again = build("2", &d);
+    // Again: everything read, nothing built; then checked against the children.
+    let again = ply_db(
+        &["db", "build", "checkers", "--pieces", "2", "--verify"],
+        &d,
+    );
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert!(
+        stdout(&again).contains("verified: all 7092 positions agree"),
+        "{}",
+        stdout(&again)
+    );
     assert!(!stdout(&again).contains("built now"), "{}", stdout(&again));
     assert!(
         !stderr(&again).contains("checkers db: built"),

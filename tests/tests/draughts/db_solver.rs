@@ -331,6 +331,39 @@ fn every_value_agrees_with_its_children_up_to_three_pieces_and_on_a_sample_of_fo
 }
 
 #[test]
+fn the_consistency_check_finds_a_wrong_value() {
+    use ply_core::games::draughts::db::check::check_range;
+    let db = db();
+    let mut copy = Database::new();
+    let mut wrong = None;
+    for n in 1..=3 {
+        for key in keys_of(n) {
+            let codes = db.slice(key).unwrap();
+            assert_eq!(check_range(db, key, 0..codes.len() as u64), Ok(()));
+            if n == 3 && wrong.is_none() {
+                // The first won position of a 3-piece slice made a draw.
+                let i = codes
+                    .iter()
+                    .position(|&c| matches!(Value::from_code(c), Some(Value::Win(_))));
+                if let Some(i) = i {
+                    let mut bad = codes.to_vec();
+                    bad[i] = Value::Draw.code();
+                    wrong = Some((key, i as u64));
+                    copy.set(key, Vec::leak(bad)).unwrap();
+                    continue;
+                }
+            }
+            copy.set(key, codes).unwrap();
+        }
+    }
+    let (key, i) = wrong.unwrap();
+    let e = check_range(&copy, key, 0..slice_size(key)).unwrap_err();
+    assert_eq!(e.position, unrank(key, i));
+    assert_eq!(e.found, Some(Value::Draw));
+    assert!(matches!(e.expected, Some(Value::Win(_))));
+}
+
+#[test]
 fn lasker_diagram_88_king_against_king() {
     // Lasker, Chess and Checkers: The Way to Mastership, diagram 88
     // (docs/references.md): White king 32, Black king 26. White to move wins by

@@ -10,6 +10,7 @@
 //! * [`build`]: the retrograde analysis of a pair of slices, over memory the caller
 //!   provides (the host runs it on threads and keeps the files);
 //! * [`probe`]: a database in memory and its lookups;
+//! * [`check`]: every position's value against its children's;
 //! * [`eval`]: an evaluation that gives the engine the databases' exact values.
 //!
 //! The databases ignore the draw rules of a game (repetition, move limit) and hold
@@ -17,6 +18,7 @@
 //! the positions before it.
 
 pub mod build;
+pub mod check;
 pub mod eval;
 pub mod index;
 pub mod probe;
