@@ -3,7 +3,7 @@
 //! pieces, built by retrograde analysis slice by slice. docs/games/draughts-databases.md
 //! describes the design.
 //!
-//! * [`slice`]: slices (the men and kings of each side) and positions normalized to
+//! * [`slice`](mod@slice): slices (the men and kings of each side) and positions normalized to
 //!   the side to move;
 //! * [`index`]: the bijection between a slice's positions and `0..slice_size`;
 //! * [`value`]: values and their one-byte codes;
