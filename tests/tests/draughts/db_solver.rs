@@ -394,6 +394,42 @@ fn lasker_diagram_88_king_against_king() {
 }
 
 #[test]
+fn the_engine_stops_at_database_positions_and_plays_the_quickest_win() {
+    use ply_core::games::draughts::db::{eval::DB_WIN, DbEval};
+    use ply_core::games::draughts::DraughtsEvaluation;
+    use ply_core::search::{Engine, EngineConfig, Limits, NoClock, TtEntry};
+    let db = db();
+    let g = Draughts::parse_position(Rules::english(), "W:WK32:BK26").unwrap();
+    let eval = DbEval {
+        db,
+        eval: DraughtsEvaluation::LEARNED,
+    };
+    let mut table = vec![TtEntry::EMPTY; 1 << 12];
+    let mut engine = Engine::new(&mut table, eval, NoClock, EngineConfig::default());
+    let report = engine.search(&g, Limits::depth(5));
+    assert_eq!(
+        g.display_move(report.best_move.unwrap()).to_string(),
+        "32-27"
+    );
+    // 32-27 leaves Black lost, next conversion in 8 plies: the value of a win in 9.
+    let Some(Value::Loss(d)) = db.probe(&g.play(report.best_move.unwrap()).unwrap()) else {
+        panic!("32-27 does not leave Black lost");
+    };
+    assert_eq!(report.value, DB_WIN - i32::from(d));
+    // Every child is exact: each of the 5 iterations visits the root and its two
+    // moves, no deeper.
+    assert!(report.nodes <= 3 * 5, "{} nodes", report.nodes);
+    // Without probes the same engine searches on.
+    let mut table = vec![TtEntry::EMPTY; 1 << 12];
+    let config = EngineConfig {
+        probes: false,
+        ..EngineConfig::default()
+    };
+    let report = Engine::new(&mut table, eval, NoClock, config).search(&g, Limits::depth(5));
+    assert!(report.nodes > 3 * 5 && report.value < DB_WIN / 2);
+}
+
+#[test]
 fn no_calgary_position_is_probed() {
     let g = Draughts::parse_position(Rules::calgary(), "W:WK32:BK26").unwrap();
     assert_eq!(db().probe(&g), None);
