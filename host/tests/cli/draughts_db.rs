@@ -170,3 +170,50 @@ fn bad_input_gets_one_line_before_any_work() {
     }
     assert!(!d.join("checkers-db").exists());
 }
+
+#[test]
+fn a_killed_build_goes_on_from_the_slices_it_wrote() {
+    let d = scratch("draughts-db", "killed");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ply"))
+        .args(["db", "build", "checkers", "--pieces", "4", "--threads", "1"])
+        .env("PLY_TABLES_DIR", &*d)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // The first pair of 4 pieces (four kings) is written before the other 33 slices.
+    let first = d.join("checkers-db/m0k4-m0k0.v1.cdb");
+    crate::common::wait_for(&first, &mut child, "ply db build");
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the build ended before the kill"
+    );
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let o = ply_db(
+        &["db", "build", "checkers", "--pieces", "4", "--verify"],
+        &d,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    // Nothing of 1 to 3 pieces nor the first pair again; the rest built.
+    assert!(
+        err.contains("checkers db: 3 pieces done (0 positions built now)"),
+        "{}",
+        err
+    );
+    assert!(!err.contains("built m0k0-m0k4.v1.cdb"), "{}", err);
+    assert!(err.contains("built m2k0-m2k0.v1.cdb ("), "{}", err);
+    let out = stdout(&o);
+    assert!(out.contains(": 7361090 positions"), "{}", out);
+    assert!(
+        out.contains("verified: all 7361090 positions agree"),
+        "{}",
+        out
+    );
+    // No temporary of the killed build is left.
+    for e in std::fs::read_dir(d.join("checkers-db")).unwrap() {
+        let name = e.unwrap().file_name().into_string().unwrap();
+        assert!(!name.contains(".tmp"), "{}", name);
+    }
+}
