@@ -30,6 +30,7 @@ use core::sync::atomic::{AtomicU16, Ordering};
 use super::super::board::{NEIGHBOUR, NONE};
 use super::super::{DraughtsMoves, Rules};
 use super::index::{rank, unrank};
+pub use super::probe::Lookup;
 use super::slice::{Placement, SliceKey};
 use super::value::{Value, MAX_DISTANCE};
 use crate::game::Game;
@@ -42,13 +43,6 @@ const WON: u16 = 0x4000;
 const DISTANCE: u16 = 0x3FFF;
 /// The cell of a position drawn by a conversion and without quiet moves.
 const DRAWN: u16 = RESOLVED | DISTANCE;
-
-/// The values of the slices a build's conversions lead into.
-pub trait Lookup {
-    /// The value of position `index` of slice `key`, `None` if that slice is not
-    /// there.
-    fn value(&self, key: SliceKey, index: u64) -> Option<Value>;
-}
 
 /// Why a build stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,11 +1,17 @@
 //! A database in memory: the value codes of its slices, looked up by position.
 
 use super::super::{Draughts, Variant};
-use super::build::Lookup;
 use super::index::rank;
 use super::slice::{Placement, SliceKey, SLICES};
 use super::value::Value;
 use crate::game::Game;
+
+/// The values of the slices a build's conversions lead into (`build.rs`).
+pub trait Lookup {
+    /// The value of position `index` of slice `key`, `None` if that slice is not
+    /// there.
+    fn value(&self, key: SliceKey, index: u64) -> Option<Value>;
+}
 
 /// The finished slices of a database, each a byte a position ([`Value::code`]) in
 /// memory the caller provides; a slice not there is empty.
