@@ -22,6 +22,7 @@
 pub mod clock;
 pub mod commands;
 pub mod distributed;
+pub mod draughts_db;
 pub mod files;
 pub mod games;
 pub mod interrupt;

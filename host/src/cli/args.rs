@@ -137,6 +137,11 @@ pub(crate) enum Command {
         #[arg(long)]
         notation: Option<String>,
     },
+    /// Endgame databases: `ply db build checkers --pieces N`.
+    Db {
+        #[command(subcommand)]
+        action: DbAction,
+    },
     /// The exact value of a position under perfect play, and of each move.
     Solve {
         /// The game spec.
@@ -363,5 +368,26 @@ pub(crate) enum Command {
         max_plies: u32,
         #[command(flatten)]
         checkpoint: CheckpointArgs,
+    },
+}
+
+/// What `ply db` does.
+#[derive(Subcommand, Debug)]
+pub(crate) enum DbAction {
+    /// Build the endgame databases of every position with up to --pieces pieces (or
+    /// complete them from the files already there), into checkers-db/ of the tables
+    /// directory (PLY_TABLES_DIR): a file a slice, so a stopped build goes on.
+    Build {
+        /// The game spec (checkers, English rules).
+        game: String,
+        /// Every position with up to this many pieces (1 to 8).
+        #[arg(long)]
+        pieces: u32,
+        /// Build on this many threads (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Then check every position's value against its children's.
+        #[arg(long)]
+        verify: bool,
     },
 }

@@ -1,7 +1,7 @@
 //! Every setting of a command checked before any work: numbers in range and affordable,
 //! output files writable, and the commands an MPI run cannot deal out refused.
 
-use super::args::Command;
+use super::args::{Command, DbAction};
 
 /// A form of a command whose options differ from its other forms'.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -195,6 +195,13 @@ pub(super) fn check_settings(
                 settings::output_file(path, "--pdn")?;
             }
         }
+        Command::Db {
+            action: DbAction::Build { threads, .. },
+        } => {
+            if let Some(n) = threads {
+                settings::threads(*n, "--threads")?;
+            }
+        }
         Command::Moves { .. } | Command::Verify { .. } => {}
     }
     // Commands not yet dealt out to the ranks of an MPI run.
@@ -213,6 +220,7 @@ pub(super) fn check_settings(
         Command::Engine { .. } => ply_host::distributed::one_process_only("engine"),
         Command::Match { .. } => ply_host::distributed::one_process_only("match"),
         Command::Verify { .. } => ply_host::distributed::one_process_only("verify"),
+        Command::Db { .. } => ply_host::distributed::one_process_only("db"),
         Command::Perft { .. } | Command::Tournament { .. } => Ok(()),
     };
     one_process.map(|()| locks)

@@ -3,11 +3,11 @@
 //! checkpoint keeps ([`command_line`]).
 
 use ply_host::commands::{
-    bench, engine, moves, perft, play, r#match, search, solve, tournament, verify,
+    bench, db, engine, moves, perft, play, r#match, search, solve, tournament, verify,
 };
 use ply_host::spec::{canonical, with_game};
 
-use super::args::{Cli, Command, PositionArgs};
+use super::args::{Cli, Command, DbAction, PositionArgs};
 use super::checks::check_settings;
 
 const MAX_PERFT_DEPTH: u32 = 64;
@@ -214,6 +214,22 @@ fn run_command(command: Command) -> Result<(), String> {
             },
         )
         .map(drop),
+        Command::Db {
+            action:
+                DbAction::Build {
+                    game,
+                    pieces,
+                    threads,
+                    verify,
+                },
+        } => with_game(
+            &game,
+            db::DbBuild {
+                pieces,
+                threads: threads.unwrap_or_else(ply_host::parallel::cores),
+                verify,
+            },
+        ),
         Command::Solve {
             game,
             pos,

@@ -2,6 +2,7 @@
 //! [`crate::spec::with_game`].
 
 pub mod bench;
+pub mod db;
 pub mod engine;
 pub mod human;
 pub mod r#match;

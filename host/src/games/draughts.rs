@@ -3,32 +3,194 @@
 //! Red and Black), a board diagram with PDN square numbers and the Calgary
 //! coordinates, `--unique` perft and the Calgary move notation.
 
-use ply_core::games::draughts::{square_at, Colour, Draughts, DraughtsEvaluation, Move, Variant};
-use ply_core::search::Recommended;
+use std::time::Instant;
+
+use ply_core::games::draughts::db::{Database, DbEval, Value};
+use ply_core::games::draughts::{
+    square_at, Colour, Draughts, DraughtsEvaluation, Move, Rules, Variant,
+};
+use ply_core::search::{Evaluator, Recommended, Score};
 use ply_core::{Game, Outcome, Player};
 
-use crate::games::HostGame;
+use crate::draughts_db;
+use crate::games::{HostGame, SolveOptions, SolveOutput};
+
+/// A draughts evaluation for the `ply` tools: one of the core's, with the endgame
+/// databases on disk ([`draughts_db::shared`]) where `databases` is set and there
+/// are some (their exact values through [`DbEval`]: [`Evaluator::exact`]).
+#[derive(Clone, Copy)]
+pub struct DraughtsPlayEval {
+    /// The evaluation outside the databases.
+    pub eval: DraughtsEvaluation,
+    /// Whether the databases are used.
+    pub databases: bool,
+    /// The databases, once loaded ([`HostGame::ready_eval`]).
+    pub db: Option<&'static Database<'static>>,
+}
+
+impl Evaluator<Draughts> for DraughtsPlayEval {
+    #[inline]
+    fn evaluate(&self, g: &Draughts, me: Player) -> Score {
+        self.eval.evaluate(g, me)
+    }
+
+    #[inline]
+    fn terminal(&self, g: &Draughts, outcome: Outcome, ply: u32) -> Score {
+        self.eval.terminal(g, outcome, ply)
+    }
+
+    #[inline]
+    fn exact(&self, g: &Draughts, ply: u32) -> Option<Score> {
+        let db = self.db?;
+        DbEval {
+            db,
+            eval: self.eval,
+        }
+        .exact(g, ply)
+    }
+}
+
+/// Refuses the Calgary variant: its databases would not be sound.
+fn english_only(rules: Rules) -> Result<(), String> {
+    if rules.variant() == Variant::Calgary {
+        return Err(
+            "endgame databases hold the English rules only: under the Calgary rules \
+                    a king may not recreate an earlier position, so a position's value \
+                    depends on the positions before it"
+                .into(),
+        );
+    }
+    Ok(())
+}
 
 impl HostGame for Draughts {
     const NAME: &'static str = "checkers";
-    type Eval = DraughtsEvaluation;
+    type Eval = DraughtsPlayEval;
 
-    fn evaluator(name: Option<&str>) -> Result<DraughtsEvaluation, String> {
-        match name {
+    fn evaluator(name: Option<&str>) -> Result<DraughtsPlayEval, String> {
+        let (eval, databases) = match name {
             // The core's default (`Recommended`): the learned evaluation.
-            None => Ok(Draughts::evaluation()),
-            Some("learned") => Ok(DraughtsEvaluation::LEARNED),
-            Some("standard") => Ok(DraughtsEvaluation::STANDARD),
-            Some("material") => Ok(DraughtsEvaluation::MATERIAL),
-            Some(other) => Err(format!(
-                "unknown evaluation {} for checkers: expected learned, standard or material",
-                crate::quote::quote(other)
-            )),
-        }
+            None => (Draughts::evaluation(), true),
+            Some("learned") => (DraughtsEvaluation::LEARNED, true),
+            Some("learned-nodb") => (DraughtsEvaluation::LEARNED, false),
+            Some("standard") => (DraughtsEvaluation::STANDARD, true),
+            Some("material") => (DraughtsEvaluation::MATERIAL, true),
+            Some(other) => {
+                return Err(format!(
+                    "unknown evaluation {} for checkers: expected learned, learned-nodb, \
+                     standard or material",
+                    crate::quote::quote(other)
+                ))
+            }
+        };
+        Ok(DraughtsPlayEval {
+            eval,
+            databases,
+            db: None,
+        })
     }
 
     fn evaluator_names() -> &'static [&'static str] {
-        &["learned", "standard", "material"]
+        &["learned", "learned-nodb", "standard", "material"]
+    }
+
+    /// With the endgame databases on disk, loaded once a process, under the English
+    /// rules (unless the evaluation is one without them).
+    fn ready_eval(
+        eval: &DraughtsPlayEval,
+        game: &Draughts,
+        _wait_until: Option<Instant>,
+    ) -> DraughtsPlayEval {
+        let mut e = *eval;
+        if e.databases && e.db.is_none() && game.rules().variant() == Variant::English {
+            e.db = draughts_db::shared();
+        }
+        e
+    }
+
+    fn build_databases(
+        rules: Rules,
+        pieces: u32,
+        threads: usize,
+        verify: bool,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<Vec<String>, String> {
+        english_only(rules)?;
+        if pieces == 0 || pieces > draughts_db::MAX_BUILD_PIECES {
+            return Err(format!(
+                "--pieces {} is out of range: expected 1 to {}",
+                pieces,
+                draughts_db::MAX_BUILD_PIECES
+            ));
+        }
+        crate::memory::check_available(
+            draughts_db::build_memory(pieces),
+            &format!("building the databases of up to {} pieces", pieces),
+        )?;
+        let dir = draughts_db::db_dir(crate::settings::environment()?.tables_dir);
+        let (db, r) = draughts_db::build_all(pieces, threads, &dir, progress)?;
+        let total: u64 = (1..=pieces)
+            .flat_map(ply_core::games::draughts::db::keys_of)
+            .filter_map(|k| db.slice(k))
+            .map(|s| s.len() as u64)
+            .sum();
+        let mut lines = vec![format!(
+            "checkers db: every position with up to {} pieces in {}: {} positions, {} bytes of entries",
+            pieces,
+            dir.display(),
+            total,
+            total
+        )];
+        if r.built > 0 {
+            lines.push(format!(
+                "built now: {} positions in {:.2} s on {} threads ({} positions/s per thread)",
+                r.built,
+                r.build_secs,
+                r.threads,
+                crate::commands::rate(r.built, r.build_secs * r.threads as f64)
+            ));
+        }
+        if verify {
+            let t = Instant::now();
+            let n = draughts_db::verify(db, pieces, threads, progress)?;
+            lines.push(format!(
+                "verified: all {} positions agree with their children ({:.2} s on {} threads)",
+                n,
+                t.elapsed().as_secs_f64(),
+                threads
+            ));
+        }
+        Ok(lines)
+    }
+
+    /// Exact inside the endgame databases on disk (English rules): the value for the
+    /// side to move (1 win, 0 draw, -1 loss), each move's, the distance to
+    /// conversion, and the best move (the quickest win, the longest loss).
+    fn solve(
+        &self,
+        options: &SolveOptions,
+        _progress: &mut dyn FnMut(&str),
+    ) -> Result<Option<SolveOutput>, String> {
+        options.refuse_checkpoint("checkers")?;
+        english_only(self.rules())?;
+        let pieces = (self.pieces(Colour::Black) | self.pieces(Colour::White)).count_ones();
+        let db = draughts_db::shared()
+            .filter(|d| d.pieces() >= pieces)
+            .ok_or_else(|| {
+                format!(
+                    "no endgame database of {} pieces in {}: build it with \
+                     ply db build checkers --pieces {}",
+                    pieces,
+                    draughts_db::db_dir(
+                        crate::settings::environment()
+                            .ok()
+                            .and_then(|e| e.tables_dir)
+                    )
+                    .display(),
+                    pieces
+                )
+            })?;
+        solve_in(self, db).map(Some)
     }
 
     fn player_name(&self, player: Player) -> &'static str {
@@ -131,6 +293,69 @@ impl HostGame for Draughts {
             )),
         }
     }
+}
+
+/// The value of `g` and of its moves from `db`, which holds its slice.
+pub fn solve_in(g: &Draughts, db: &Database) -> Result<SolveOutput, String> {
+    let sign = |v: Value| i64::from(v.sign());
+    if g.is_drawn_by_rule() {
+        return Ok(SolveOutput {
+            value: 0,
+            move_values: Vec::new(),
+            move_upper_bounds: Vec::new(),
+            details: vec!["drawn by the rules".into()],
+        });
+    }
+    let value = db
+        .probe(g)
+        .ok_or("the position is not in the endgame databases")?;
+    let mut move_values = Vec::new();
+    // The best move: for a win the losing reply nearest its conversion, for a loss
+    // the reply farthest from it (a conversion itself counts as 0).
+    let mut best: Option<(Move, i32)> = None;
+    for m in g.legal_moves().iter().copied() {
+        let child = g.play_unchecked(m);
+        let cv = db
+            .probe(&child)
+            .ok_or("a move leads out of the endgame databases")?;
+        move_values.push((g.display_move(m).to_string(), -sign(cv)));
+        let conversion = m.is_capture() || m.crowns();
+        let d = match cv {
+            _ if conversion => 0,
+            Value::Win(d) | Value::Loss(d) => i32::from(d),
+            Value::Draw => 0,
+        };
+        let rank = match (value, cv) {
+            (Value::Win(_), Value::Loss(_)) => -d,
+            (Value::Loss(_), Value::Win(_)) => d,
+            (Value::Draw, Value::Draw) => 0,
+            _ => continue,
+        };
+        if best.is_none_or(|(_, r)| rank > r) {
+            best = Some((m, rank));
+        }
+    }
+    let side = if g.colour_to_move() == Colour::Black {
+        "Black"
+    } else {
+        "White"
+    };
+    let mut details = vec![match value {
+        Value::Win(d) => format!("{} to move wins; next conversion in {} plies", side, d),
+        Value::Loss(0) => format!("{} to move has no move: lost", side),
+        Value::Loss(d) => format!("{} to move loses; next conversion in {} plies", side, d),
+        Value::Draw => format!("{} to move draws", side),
+    }];
+    if let Some((m, _)) = best {
+        details.push(format!("best move: {}", g.display_move(m)));
+    }
+    details.push("exact: endgame databases (English rules, draw rules aside)".into());
+    Ok(SolveOutput {
+        value: sign(value),
+        move_values,
+        move_upper_bounds: Vec::new(),
+        details,
+    })
 }
 
 fn colour_name(g: &Draughts, c: Colour) -> &'static str {

@@ -32,7 +32,7 @@
 //! Ctrl-C and at the end; `--resume` goes on from them.
 
 mod checkpoint;
-mod checksum;
+pub(crate) mod checksum;
 mod passes;
 pub mod play;
 mod proved;
@@ -40,7 +40,7 @@ mod ranks;
 mod reporter;
 mod scheduler;
 mod table_file;
-mod tables;
+pub(crate) mod tables;
 mod tasks;
 
 use std::sync::atomic::{AtomicBool, AtomicU64};

@@ -221,7 +221,7 @@ fn in_chunks(
 /// An empty `XDG_CACHE_HOME` or `HOME` counts as unset (the XDG rule); with neither
 /// set the tables go to `.ply-tables` in the current directory (docs/games/kalah/tables.md
 /// says so).
-pub(super) fn tables_dir(dir: Option<PathBuf>) -> PathBuf {
+pub(crate) fn tables_dir(dir: Option<PathBuf>) -> PathBuf {
     if let Some(d) = dir {
         return d;
     }

@@ -8,6 +8,7 @@ mod common;
 mod bad_input;
 mod checkpoint;
 mod draughts;
+mod draughts_db;
 mod fuzz;
 mod halma;
 mod hardening;

@@ -3,6 +3,8 @@
 //! snapshots, property tests against a slow rule checker, OpenSpiel's positions, and
 //! the search family on draughts.
 
+mod db_index;
+mod db_solver;
 mod differential;
 mod engine;
 mod perft;

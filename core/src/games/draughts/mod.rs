@@ -65,6 +65,7 @@
 
 mod board;
 mod capture;
+pub mod db;
 pub mod eval;
 mod evaluation;
 mod fen;

@@ -1,0 +1,36 @@
+//! Endgame databases of English draughts: the value (win, loss or draw for the
+//! side to move, with the distance to conversion) of every position with few
+//! pieces, built by retrograde analysis slice by slice. docs/games/draughts-databases.md
+//! describes the design.
+//!
+//! * [`slice`](mod@slice): slices (the men and kings of each side) and positions normalized to
+//!   the side to move;
+//! * [`index`]: the bijection between a slice's positions and `0..slice_size`;
+//! * [`value`]: values and their one-byte codes;
+//! * [`build`]: the retrograde analysis of a pair of slices, over memory the caller
+//!   provides (the host runs it on threads and keeps the files);
+//! * [`probe`]: a database in memory and its lookups;
+//! * [`check`]: every position's value against its children's;
+//! * [`eval`]: an evaluation that gives the engine the databases' exact values.
+//!
+//! The databases ignore the draw rules of a game (repetition, move limit) and hold
+//! the English rules only: under the Calgary variant a position's value depends on
+//! the positions before it.
+
+// Builds share their cells between threads by compare-and-swap.
+#[cfg(target_has_atomic = "16")]
+pub mod build;
+pub mod check;
+pub mod eval;
+pub mod index;
+pub mod probe;
+pub mod slice;
+pub mod value;
+
+#[cfg(target_has_atomic = "16")]
+pub use build::{BuildError, Pair};
+pub use eval::DbEval;
+pub use index::{rank, slice_size, unrank};
+pub use probe::{Database, Lookup};
+pub use slice::{keys_of, Placement, SliceKey, MAX_PIECES, SLICES};
+pub use value::{Value, MAX_DISTANCE};

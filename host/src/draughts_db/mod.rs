@@ -1,0 +1,381 @@
+//! The endgame databases of English draughts on disk (`ply db build checkers`):
+//! one file a slice in `checkers-db/` of the tables directory (`PLY_TABLES_DIR`, as
+//! the Kalah tables), built by the core's retrograde analysis
+//! ([`ply_core::games::draughts::db::build`]) a pair of slices at a time on every
+//! core, in dependency order, each pair's files written as soon as it is done (so a
+//! build stopped by Ctrl-C or a kill goes on from the slices on disk), and loaded
+//! for `ply solve checkers` and the AI players. docs/games/draughts-databases.md
+//! describes them.
+
+pub mod file;
+
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU16, AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
+use std::time::Instant;
+
+use ply_core::games::draughts::db::{
+    build, check, keys_of, slice_size, BuildError, Database, Pair, SliceKey, MAX_PIECES,
+};
+
+/// The most pieces `ply db build` builds on one machine.
+pub const MAX_BUILD_PIECES: u32 = MAX_PIECES;
+
+/// The directory of the databases: `checkers-db` in the tables directory
+/// (`PLY_TABLES_DIR`, `dir`, else the user's cache directory).
+pub fn db_dir(dir: Option<PathBuf>) -> PathBuf {
+    crate::kalah_solve::tables::tables_dir(dir).join("checkers-db")
+}
+
+/// What a build did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BuildReport {
+    /// Positions of the slices built now.
+    pub built: u64,
+    /// Positions of the slices read from good files.
+    pub loaded: u64,
+    /// Seconds spent building.
+    pub build_secs: f64,
+    /// The threads the build ran on.
+    pub threads: usize,
+}
+
+/// Bytes of memory a build of up to `pieces` pieces needs at most: every slice a
+/// byte a position, and the largest pair's cells (two bytes a position).
+pub fn build_memory(pieces: u32) -> u64 {
+    let mut total = 0;
+    let mut largest_pair = 0;
+    for n in 1..=pieces {
+        for k in keys_of(n) {
+            total += slice_size(k);
+            largest_pair = largest_pair.max(slice_size(k) + slice_size(k.swapped()));
+        }
+    }
+    total + 2 * largest_pair
+}
+
+/// Builds (or reads from `dir`, where good) every slice of 1 to `pieces` pieces on
+/// `threads` threads, and returns the database in memory (kept for the rest of the
+/// process). A file that does not check out is rebuilt, with a line to `progress`
+/// saying why.
+pub fn build_all(
+    pieces: u32,
+    threads: usize,
+    dir: &Path,
+    progress: &mut dyn FnMut(&str),
+) -> Result<(&'static Database<'static>, BuildReport), String> {
+    std::fs::create_dir_all(dir).map_err(|e| {
+        format!(
+            "cannot make the database directory {}: {}",
+            dir.display(),
+            e
+        )
+    })?;
+    let _lock = crate::files::Lock::take(
+        &dir.join("build"),
+        "the draughts database directory",
+        "set PLY_TABLES_DIR to another directory",
+    )?;
+    build_into(pieces, threads, Some(dir), progress)
+}
+
+/// [`build_all`] in memory only, no file read or written (for tests).
+pub fn build_in_memory(
+    pieces: u32,
+    threads: usize,
+) -> Result<(&'static Database<'static>, BuildReport), String> {
+    build_into(pieces, threads, None, &mut |_| {})
+}
+
+/// [`build_all`] with the files in `dir`, or none.
+fn build_into(
+    pieces: u32,
+    threads: usize,
+    dir: Option<&Path>,
+    progress: &mut dyn FnMut(&str),
+) -> Result<(&'static Database<'static>, BuildReport), String> {
+    let mut db = Box::new(Database::new());
+    let mut report = BuildReport {
+        threads,
+        ..BuildReport::default()
+    };
+    for n in 1..=pieces {
+        let t = Instant::now();
+        let mut built_here = 0;
+        for key in keys_of(n) {
+            let other = key.swapped();
+            if other < key {
+                continue; // built with its pair
+            }
+            let keys = [key, other];
+            let mut good: Vec<&'static [u8]> = Vec::new();
+            for k in keys.iter().take(if other == key { 1 } else { 2 }) {
+                let Some(dir) = dir else { break };
+                let p = file::path(dir, *k);
+                match file::read(&p, *k) {
+                    file::Read::Good(bytes) => {
+                        let bytes: &'static [u8] = Vec::leak(bytes);
+                        good.push(&bytes[file::HEADER..]);
+                    }
+                    file::Read::Missing => {}
+                    file::Read::Bad(why) => {
+                        progress(&format!(
+                            "checkers db: {}: {}; rebuilding it",
+                            p.display(),
+                            why
+                        ));
+                    }
+                }
+            }
+            let count = if other == key { 1 } else { 2 };
+            if good.len() == count {
+                for (k, codes) in keys.iter().zip(good) {
+                    db.set(*k, codes).map_err(str::to_string)?;
+                    report.loaded += codes.len() as u64;
+                }
+                continue;
+            }
+            let bt = Instant::now();
+            let codes = build_pair(key, &db, threads)?;
+            report.build_secs += bt.elapsed().as_secs_f64();
+            for (k, codes) in keys.iter().zip(codes).take(count) {
+                if let Some(dir) = dir {
+                    let p = file::path(dir, *k);
+                    file::save(&p, *k, &codes)
+                        .map_err(|e| format!("cannot write {}: {}", p.display(), e))?;
+                }
+                report.built += codes.len() as u64;
+                built_here += codes.len() as u64;
+                db.set(*k, Vec::leak(codes)).map_err(str::to_string)?;
+            }
+            let names = if count == 2 {
+                format!("{} and {}", file::file_name(key), file::file_name(other))
+            } else {
+                file::file_name(key)
+            };
+            progress(&format!(
+                "checkers db: built {} ({} positions) in {:.2} s",
+                names,
+                slice_size(key) + if count == 2 { slice_size(other) } else { 0 },
+                bt.elapsed().as_secs_f64()
+            ));
+        }
+        progress(&format!(
+            "checkers db: {} pieces done ({} positions built now) in {:.1} s",
+            n,
+            built_here,
+            t.elapsed().as_secs_f64()
+        ));
+    }
+    Ok((Box::leak(db), report))
+}
+
+/// Runs `work` on `threads` threads over `0..len` in parts of `chunk`, summing what
+/// the parts return; the first error stops the threads.
+fn in_chunks<T: std::ops::AddAssign + Default + Send, E: Send>(
+    threads: usize,
+    len: u64,
+    chunk: u64,
+    work: impl Fn(Range<u64>) -> Result<T, E> + Sync,
+) -> Result<T, E> {
+    let next = AtomicU64::new(0);
+    let total = Mutex::new(Ok(T::default()));
+    std::thread::scope(|s| {
+        for _ in 0..threads.max(1) {
+            s.spawn(|| {
+                let mut mine = T::default();
+                loop {
+                    let lo = next.fetch_add(chunk, Ordering::Relaxed);
+                    if lo >= len {
+                        break;
+                    }
+                    match work(lo..(lo + chunk).min(len)) {
+                        Ok(v) => mine += v,
+                        Err(e) => {
+                            *total.lock().unwrap() = Err(e);
+                            next.store(len, Ordering::Relaxed);
+                            return;
+                        }
+                    }
+                }
+                if let Ok(t) = total.lock().unwrap().as_mut() {
+                    *t += mine;
+                }
+            });
+        }
+    });
+    total.into_inner().unwrap()
+}
+
+/// Checks every position of 1 to `pieces` pieces of `db` against its children
+/// ([`check::check_range`]) on `threads` threads; returns the number of positions
+/// checked, or a line naming the first inconsistent position found.
+pub fn verify(
+    db: &Database,
+    pieces: u32,
+    threads: usize,
+    progress: &mut dyn FnMut(&str),
+) -> Result<u64, String> {
+    let mut checked = 0;
+    for n in 1..=pieces {
+        let t = Instant::now();
+        let mut here = 0;
+        for key in keys_of(n) {
+            let len = slice_size(key);
+            in_chunks(threads, len, 1 << 14, |r| {
+                check::check_range(db, key, r).map(|()| Counts(0, 0))
+            })
+            .map_err(|e| {
+                let g = e.position.game_with(ply_core::games::draughts::Rules::english());
+                format!(
+                    "checkers db: {} (position {} with the mover as Black) holds {:?}, its children give {:?}",
+                    file::file_name(key),
+                    g,
+                    e.found,
+                    e.expected
+                )
+            })?;
+            here += len;
+        }
+        checked += here;
+        progress(&format!(
+            "checkers db: {} pieces: all {} positions agree with their children ({:.1} s)",
+            n,
+            here,
+            t.elapsed().as_secs_f64()
+        ));
+    }
+    Ok(checked)
+}
+
+/// The codes of the pair `key` and `key.swapped()` (one slice when they are the
+/// same), its conversions looked up in `db`.
+pub fn build_pair(key: SliceKey, db: &Database, threads: usize) -> Result<[Vec<u8>; 2], String> {
+    let other = key.swapped();
+    let what = |e: BuildError| match e {
+        BuildError::Missing(k) => format!(
+            "building {}: the slice {} is missing (a bug: slices are built in order)",
+            file::file_name(key),
+            file::file_name(k)
+        ),
+        BuildError::TooLong => format!(
+            "building {}: a distance to conversion over 126 plies, more than the format holds",
+            file::file_name(key)
+        ),
+    };
+    let cells =
+        |k: SliceKey| -> Vec<AtomicU16> { (0..slice_size(k)).map(|_| AtomicU16::new(0)).collect() };
+    let a = cells(key);
+    let b = if other == key {
+        Vec::new()
+    } else {
+        cells(other)
+    };
+    let pair = Pair {
+        keys: [key, other],
+        cells: [&a, if other == key { &a } else { &b }],
+    };
+    let sides: &[usize] = if other == key { &[0] } else { &[0, 1] };
+    const CHUNK: u64 = 1 << 14;
+    let mut at_one = 0;
+    let mut any_at_zero = 0;
+    for &s in sides {
+        let len = slice_size(pair.keys[s]);
+        let counts = in_chunks(threads, len, CHUNK, |r| {
+            build::init_range(&pair, s, r, db).map(|c| Counts(c[0], c[1]))
+        })
+        .map_err(what)?;
+        any_at_zero += counts.0;
+        at_one += counts.1;
+    }
+    // Levels k = 0, 1, 2 … while positions are resolved at distance k.
+    let mut here = any_at_zero;
+    let mut k = 0u16;
+    loop {
+        let mut created = 0;
+        if here > 0 {
+            for &s in sides {
+                let len = slice_size(pair.keys[s]);
+                created += in_chunks(threads, len, CHUNK, |r| {
+                    Ok(build::level_range(&pair, s, r, k))
+                })
+                .map_err(what)?;
+            }
+        }
+        let next = created + if k == 0 { at_one } else { 0 };
+        if next == 0 {
+            break;
+        }
+        here = next;
+        k += 1;
+    }
+    let mut out = [Vec::new(), Vec::new()];
+    for &s in sides {
+        let len = slice_size(pair.keys[s]) as usize;
+        let mut codes = vec![0u8; len];
+        build::finish_range(pair.cells[s], &mut codes).map_err(what)?;
+        out[s] = codes;
+    }
+    if other == key {
+        out[1] = out[0].clone();
+    }
+    Ok(out)
+}
+
+/// Two counts summed over the threads.
+#[derive(Clone, Copy, Default)]
+struct Counts(u64, u64);
+
+impl std::ops::AddAssign for Counts {
+    fn add_assign(&mut self, o: Counts) {
+        self.0 += o.0;
+        self.1 += o.1;
+    }
+}
+
+/// The database on disk in `dir`: every slice of 1, 2 … pieces as long as all the
+/// slices of that many pieces are there and check out (a file that does not is
+/// left out, with a line to `progress` saying why and how to rebuild it). `None`
+/// when not even the one-piece slices are there.
+pub fn load(dir: &Path, progress: &mut dyn FnMut(&str)) -> Option<&'static Database<'static>> {
+    let mut db = Box::new(Database::new());
+    'pieces: for n in 1..=MAX_PIECES {
+        let mut these = Vec::new();
+        for key in keys_of(n) {
+            let p = file::path(dir, key);
+            match file::read(&p, key) {
+                file::Read::Good(bytes) => these.push((key, bytes)),
+                file::Read::Missing => break 'pieces,
+                file::Read::Bad(why) => {
+                    progress(&format!(
+                        "checkers db: {}: {}; not used (ply db build checkers --pieces {} rebuilds it)",
+                        p.display(),
+                        why,
+                        n
+                    ));
+                    break 'pieces;
+                }
+            }
+        }
+        for (key, bytes) in these {
+            let bytes: &'static [u8] = Vec::leak(bytes);
+            db.set(key, &bytes[file::HEADER..]).ok()?;
+        }
+    }
+    if db.pieces() == 0 {
+        None
+    } else {
+        Some(Box::leak(db))
+    }
+}
+
+/// The database on disk in the tables directory, loaded once a process
+/// ([`load`]); `None` when there is none.
+pub fn shared() -> Option<&'static Database<'static>> {
+    static DB: OnceLock<Option<&'static Database<'static>>> = OnceLock::new();
+    *DB.get_or_init(|| {
+        let dir = crate::settings::environment().ok()?.tables_dir;
+        load(&db_dir(dir), &mut |line| crate::errln!("{}", line))
+    })
+}

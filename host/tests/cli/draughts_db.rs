@@ -1,0 +1,219 @@
+//! `ply db build checkers` end to end: the files, their checks and rebuild, a build
+//! going on from the files there, `ply solve` and the engine inside the databases,
+//! and bad input.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use crate::common::{scratch, stderr, stdout};
+
+fn ply_db(args: &[&str], tables: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ply"))
+        .args(args)
+        .env("PLY_TABLES_DIR", tables)
+        .output()
+        .expect("run ply")
+}
+
+fn build(pieces: &str, tables: &Path) -> Output {
+    let o = ply_db(&["db", "build", "checkers", "--pieces", pieces], tables);
+    assert!(o.status.success(), "{}", stderr(&o));
+    o
+}
+
+#[test]
+fn build_writes_a_file_a_slice_and_goes_on_from_them() {
+    let d = scratch("draughts-db", "build");
+    let o = build("2", &d);
+    let out = stdout(&o);
+    // 120 + 6,972 positions (issue 47's table).
+    assert!(out.contains("up to 2 pieces"), "{}", out);
+    assert!(out.contains(": 7092 positions"), "{}", out);
+    assert!(out.contains("built now: 7092 positions"), "{}", out);
+    let files = std::fs::read_dir(d.join("checkers-db"))
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().extension() == Some("cdb".as_ref()))
+        .count();
+    // The slices of 1 and 2 pieces: C(4, 3) + C(5, 3).
+    assert_eq!(files, 4 + 10);
+    // Again: everything read, nothing built; then checked against the children.
+    let again = ply_db(
+        &["db", "build", "checkers", "--pieces", "2", "--verify"],
+        &d,
+    );
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert!(
+        stdout(&again).contains("verified: all 7092 positions agree"),
+        "{}",
+        stdout(&again)
+    );
+    assert!(!stdout(&again).contains("built now"), "{}", stdout(&again));
+    assert!(
+        !stderr(&again).contains("checkers db: built"),
+        "{}",
+        stderr(&again)
+    );
+    // A slice removed (a build stopped before it): only its pair is built again.
+    std::fs::remove_file(d.join("checkers-db/m0k1-m0k1.v1.cdb")).unwrap();
+    let resumed = build("2", &d);
+    let err = stderr(&resumed);
+    assert_eq!(err.matches("checkers db: built").count(), 1, "{}", err);
+    assert!(err.contains("built m0k1-m0k1.v1.cdb ("), "{}", err);
+}
+
+#[test]
+fn a_damaged_file_is_found_and_rebuilt_with_a_line_saying_why() {
+    let d = scratch("draughts-db", "damaged");
+    build("2", &d);
+    let f = d.join("checkers-db/m1k0-m0k1.v1.cdb");
+    let mut bytes = std::fs::read(&f).unwrap();
+    let good = bytes.clone();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x10;
+    std::fs::write(&f, &bytes).unwrap();
+    let o = build("2", &d);
+    let err = stderr(&o);
+    let why: Vec<&str> = err.lines().filter(|l| l.contains("rebuilding")).collect();
+    assert_eq!(why.len(), 1, "{}", err);
+    assert!(
+        why[0].contains("m1k0-m0k1.v1.cdb: its entries' checksum does not match"),
+        "{}",
+        err
+    );
+    assert_eq!(std::fs::read(&f).unwrap(), good);
+    // Cut short: the header says so.
+    std::fs::write(&f, &good[..good.len() - 5]).unwrap();
+    let err = stderr(&build("2", &d));
+    assert!(err.contains("entries, expected"), "{}", err);
+    assert_eq!(std::fs::read(&f).unwrap(), good);
+    // Another file's bytes: another slice.
+    std::fs::write(
+        &f,
+        std::fs::read(d.join("checkers-db/m0k1-m1k0.v1.cdb")).unwrap(),
+    )
+    .unwrap();
+    let err = stderr(&build("2", &d));
+    assert!(err.contains("it holds slice"), "{}", err);
+    assert_eq!(std::fs::read(&f).unwrap(), good);
+}
+
+#[test]
+fn solve_and_search_are_exact_inside_the_databases() {
+    let d = scratch("draughts-db", "solve");
+    // Lasker's diagram 88 (docs/references.md): White to move wins by 32-27 only.
+    let pos = ["--position", "W:WK32:BK26"];
+    let none = ply_db(&[&["solve", "checkers"][..], &pos].concat(), &d);
+    assert!(!none.status.success());
+    let e = stderr(&none);
+    assert_eq!(e.lines().count(), 1, "{}", e);
+    assert!(e.contains("no endgame database of 2 pieces"), "{}", e);
+    assert!(e.contains("ply db build checkers --pieces 2"), "{}", e);
+    build("2", &d);
+    let o = ply_db(&[&["solve", "checkers"][..], &pos].concat(), &d);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("value: 1\nbest moves: 32-27\n"), "{}", out);
+    assert!(out.contains("move 32-28: 0\n"), "{}", out);
+    assert!(out.contains("best move: 32-27\n"), "{}", out);
+    // The engine probes the databases below the root: it finds the only win at
+    // depth 1, which the evaluation alone does not see there.
+    let search = |eval: &str| {
+        let o = ply_db(
+            &[
+                &["search", "checkers", "--depth", "1", "--eval", eval][..],
+                &pos,
+            ]
+            .concat(),
+            &d,
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+    };
+    assert!(search("learned").contains("best move: 32-27\n"));
+    assert!(search("learned-nodb").contains("best move: 32-28\n"));
+}
+
+#[test]
+fn bad_input_gets_one_line_before_any_work() {
+    let d = scratch("draughts-db", "bad");
+    for (args, want) in [
+        (
+            &["db", "build", "checkers", "--pieces", "0"][..],
+            "--pieces 0 is out of range",
+        ),
+        (
+            &["db", "build", "checkers", "--pieces", "9"][..],
+            "--pieces 9 is out of range",
+        ),
+        (
+            &["db", "build", "kalah", "--pieces", "2"][..],
+            "not available for kalah",
+        ),
+        (
+            &["db", "build", "checkers:calgary", "--pieces", "2"][..],
+            "English rules only",
+        ),
+        (
+            &["db", "build", "checkers", "--pieces", "2", "--threads", "0"][..],
+            "--threads",
+        ),
+        (
+            &["solve", "checkers:calgary", "--position", "W:WK32:BK26"][..],
+            "English rules only",
+        ),
+    ] {
+        let o = ply_db(args, &d);
+        assert!(!o.status.success(), "{:?}", args);
+        let e = stderr(&o);
+        assert_eq!(e.lines().count(), 1, "{:?}: {}", args, e);
+        assert!(e.contains(want), "{:?}: {}", args, e);
+    }
+    assert!(!d.join("checkers-db").exists());
+}
+
+#[test]
+fn a_killed_build_goes_on_from_the_slices_it_wrote() {
+    let d = scratch("draughts-db", "killed");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ply"))
+        .args(["db", "build", "checkers", "--pieces", "4", "--threads", "1"])
+        .env("PLY_TABLES_DIR", &*d)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // The first pair of 4 pieces (four kings) is written before the other 33 slices.
+    let first = d.join("checkers-db/m0k4-m0k0.v1.cdb");
+    crate::common::wait_for(&first, &mut child, "ply db build");
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the build ended before the kill"
+    );
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let o = ply_db(
+        &["db", "build", "checkers", "--pieces", "4", "--verify"],
+        &d,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    // Nothing of 1 to 3 pieces nor the first pair again; the rest built.
+    assert!(
+        err.contains("checkers db: 3 pieces done (0 positions built now)"),
+        "{}",
+        err
+    );
+    assert!(!err.contains("built m0k0-m0k4.v1.cdb"), "{}", err);
+    assert!(err.contains("built m2k0-m2k0.v1.cdb ("), "{}", err);
+    let out = stdout(&o);
+    assert!(out.contains(": 7361090 positions"), "{}", out);
+    assert!(
+        out.contains("verified: all 7361090 positions agree"),
+        "{}",
+        out
+    );
+    // No temporary of the killed build is left.
+    for e in std::fs::read_dir(d.join("checkers-db")).unwrap() {
+        let name = e.unwrap().file_name().into_string().unwrap();
+        assert!(!name.contains(".tmp"), "{}", name);
+    }
+}
