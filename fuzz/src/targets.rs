@@ -351,6 +351,7 @@ pub fn host_play(data: &[u8]) {
                 eval: None,
                 max_plies: 0,
                 threads: 1,
+                hash_mb: ply_host::commands::play::DEFAULT_HASH_MB,
             };
             let mut input = self.0.as_bytes();
             let mut out = Vec::new();

@@ -12,6 +12,44 @@ use super::checks::check_settings;
 
 const MAX_PERFT_DEPTH: u32 = 64;
 
+/// `ply search`'s table when `--hash-mb` does not say, in MiB.
+const SEARCH_HASH_MB: usize = 64;
+
+/// `ply engine`'s and `ply bench`'s table when `--hash-mb` does not say, in MiB.
+const ENGINE_HASH_MB: usize = 16;
+
+/// The threads of the long jobs (perft, solve, play, tournament) when `--threads`
+/// does not say: every core ([`ply_host::distributed::default_threads`]).
+fn long_work_threads(threads: Option<usize>) -> usize {
+    threads.unwrap_or_else(ply_host::distributed::default_threads)
+}
+
+/// The node count at which `ply solve kalah` stops as on Ctrl-C: the test hook of
+/// `--resume`, read from `PLY_KALAH_STOP_NODES` in builds with debug assertions
+/// only (every `cargo test` build: the test profile keeps them), never in a release
+/// build and never on the command line.
+#[cfg(debug_assertions)]
+fn stop_nodes_hook() -> Result<Option<u64>, String> {
+    let Some(v) = std::env::var_os("PLY_KALAH_STOP_NODES") else {
+        return Ok(None);
+    };
+    let text = v.to_string_lossy();
+    match text.parse::<u64>() {
+        Ok(n) if n >= 1 => Ok(Some(n)),
+        _ => Err(format!(
+            "PLY_KALAH_STOP_NODES={} is not a whole number 1 to {}",
+            ply_host::quote::quote(&text),
+            u64::MAX
+        )),
+    }
+}
+
+/// Release builds have no test hook.
+#[cfg(not(debug_assertions))]
+fn stop_nodes_hook() -> Result<Option<u64>, String> {
+    Ok(None)
+}
+
 /// Runs the command; `Ok` holds the exit status (0, or 1 when `ply verify` found a
 /// difference).
 /// `given` names the options given on the command line ([`super::given_options`]).
@@ -64,8 +102,8 @@ fn run_command(command: Command) -> Result<(), String> {
             engine::EngineCommand {
                 spec: game.clone(),
                 eval,
-                threads,
-                hash_mb,
+                threads: threads.unwrap_or(1),
+                hash_mb: hash_mb.unwrap_or(ENGINE_HASH_MB),
                 switches: ply_host::parallel::Switches::parse(&search)?,
             },
         ),
@@ -132,7 +170,7 @@ fn run_command(command: Command) -> Result<(), String> {
                     position: pos.position,
                     after: pos.after,
                     divide,
-                    threads,
+                    threads: long_work_threads(threads),
                     unique,
                     hash_mb,
                     no_table,
@@ -174,8 +212,8 @@ fn run_command(command: Command) -> Result<(), String> {
                 nodes: budget.nodes,
                 algo,
                 eval,
-                hash_mb,
-                threads,
+                hash_mb: hash_mb.unwrap_or(SEARCH_HASH_MB),
+                threads: threads.unwrap_or(1),
                 parallel_depth,
                 notation,
             },
@@ -207,7 +245,7 @@ fn run_command(command: Command) -> Result<(), String> {
                 runs,
                 eval,
                 parallel_depth,
-                hash_mb,
+                hash_mb: hash_mb.unwrap_or(ENGINE_HASH_MB),
                 plot,
             },
         )
@@ -217,15 +255,41 @@ fn run_command(command: Command) -> Result<(), String> {
             pos,
             checkpoint,
             resume,
-        } => with_game(
-            &game,
-            solve::Solve {
-                position: pos.position,
-                after: pos.after,
-                options: ply_host::games::SolveOptions { checkpoint, resume },
-            },
-        )
-        .map(drop),
+            threads,
+            hash_mb,
+            table_seeds,
+            guess_depth,
+            move_nodes,
+            split_plies,
+            ranks,
+        } => {
+            let move_nodes = match move_nodes {
+                Some(text) => Some(ply_host::settings::nodes_or_max(&text, "--move-nodes")?),
+                None => None,
+            };
+            let options = ply_host::games::SolveOptions {
+                checkpoint,
+                resume,
+                threads: Some(long_work_threads(threads)),
+                hash_mb: hash_mb.map(|mb| mb as u64),
+                tables_dir: ply_host::settings::environment()?.tables_dir,
+                table_seeds,
+                guess_depth,
+                move_nodes,
+                split_plies,
+                rank_timeout: ranks.rank_timeout,
+                stop_nodes: stop_nodes_hook()?,
+            };
+            with_game(
+                &game,
+                solve::Solve {
+                    position: pos.position,
+                    after: pos.after,
+                    options,
+                },
+            )
+            .map(drop)
+        }
         Command::Play {
             game,
             first,
@@ -235,6 +299,7 @@ fn run_command(command: Command) -> Result<(), String> {
             eval,
             max_plies,
             threads,
+            hash_mb,
         } => with_game(
             &game,
             play::Play {
@@ -246,7 +311,8 @@ fn run_command(command: Command) -> Result<(), String> {
                 nodes: budget.nodes,
                 eval,
                 max_plies,
-                threads: threads.unwrap_or_else(ply_host::parallel::cores),
+                threads: long_work_threads(threads),
+                hash_mb: hash_mb.unwrap_or(play::DEFAULT_HASH_MB),
             },
         )
         .map(drop),
@@ -282,7 +348,7 @@ fn run_command(command: Command) -> Result<(), String> {
                     .collect(),
                 depth,
                 games_per_pair,
-                threads: threads.unwrap_or_else(ply_host::parallel::cores),
+                threads: long_work_threads(threads),
                 results,
                 minimax,
                 seed,
@@ -300,6 +366,7 @@ fn run_command(command: Command) -> Result<(), String> {
             seed,
             max_plies,
             threads,
+            hash_mb,
             checkpoint,
             ..
         } => {
@@ -318,6 +385,7 @@ fn run_command(command: Command) -> Result<(), String> {
                     ("--seed", Some(seed.to_string())),
                     ("--max-plies", Some(max_plies.to_string())),
                     ("--threads", threads.map(|n| n.to_string())),
+                    ("--hash-mb", hash_mb.map(|n| n.to_string())),
                 ],
             );
             with_game(
@@ -329,7 +397,8 @@ fn run_command(command: Command) -> Result<(), String> {
                     random_plies,
                     seed,
                     max_plies,
-                    threads: threads.unwrap_or_else(ply_host::parallel::cores),
+                    threads: long_work_threads(threads),
+                    hash_mb: hash_mb.unwrap_or(tournament::DEFAULT_HASH_MB),
                     distributed: checkpoint.options(command),
                 },
             )

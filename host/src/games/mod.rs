@@ -35,18 +35,50 @@ pub struct SolveOptions {
     pub checkpoint: Option<std::path::PathBuf>,
     /// Go on from what the checkpoint holds (`--resume`).
     pub resume: bool,
+    /// Threads building tables and solving (`--threads`; `None`:
+    /// [`crate::distributed::default_threads`]).
+    pub threads: Option<usize>,
+    /// The solver's transposition table in MiB (`--hash-mb`; `None`: by board).
+    pub hash_mb: Option<u64>,
+    /// Where the endgame tables live (`PLY_TABLES_DIR`; `None`: the user's cache).
+    pub tables_dir: Option<std::path::PathBuf>,
+    /// Seeds in play the endgame tables cover (`--table-seeds`; `None`: by board).
+    pub table_seeds: Option<u32>,
+    /// Plies of the first guesses (`--guess-depth`; `None`: by board).
+    pub guess_depth: Option<u32>,
+    /// The node budget of each first move's exact value (`--move-nodes`; `None` and
+    /// `u64::MAX`: no limit).
+    pub move_nodes: Option<u64>,
+    /// Under MPI, the plies a Kalah solve splits into items (`--split-plies`; `None`:
+    /// by ranks × threads).
+    pub split_plies: Option<usize>,
+    /// Under MPI, seconds rank 0 waits for a silent rank (`--rank-timeout`).
+    pub rank_timeout: Option<u64>,
+    /// Stop as Ctrl-C would after about this many nodes: the test hook of
+    /// `--resume` (set by the binary only in builds with debug assertions, from
+    /// `PLY_KALAH_STOP_NODES`; never part of the command line).
+    pub stop_nodes: Option<u64>,
 }
 
 impl SolveOptions {
     /// An error for a game whose solve keeps no checkpoint, if one was asked for.
+    /// The same for the tuning flags of Kalah's solver (`--guess-depth`,
+    /// `--move-nodes`, `--split-plies`).
     pub fn refuse_checkpoint(&self, game: &str) -> Result<(), String> {
-        match self.checkpoint {
-            Some(_) => Err(format!(
-                "--checkpoint is not available for solving {} (only kalah)",
-                game
-            )),
-            None => Ok(()),
+        for (given, flag) in [
+            (self.checkpoint.is_some(), "--checkpoint"),
+            (self.guess_depth.is_some(), "--guess-depth"),
+            (self.move_nodes.is_some(), "--move-nodes"),
+            (self.split_plies.is_some(), "--split-plies"),
+        ] {
+            if given {
+                return Err(format!(
+                    "{} is not available for solving {} (only kalah)",
+                    flag, game
+                ));
+            }
         }
+        Ok(())
     }
 }
 

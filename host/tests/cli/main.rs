@@ -9,6 +9,7 @@ mod bad_input;
 mod checkpoint;
 mod draughts;
 mod fuzz;
+mod grammar;
 mod halma;
 mod hardening;
 mod kalah;

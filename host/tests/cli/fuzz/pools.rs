@@ -171,10 +171,10 @@ pub(super) const THREADS: &[&str] = &[
     "18446744073709551616",
 ];
 
-/// Table sizes in MiB. No valid size past a few MiB: whether 65536 fits depends
+/// Table sizes in MiB. No valid size past a few MiB: whether 1048576 fits depends
 /// on the machine, and on a big one it would be filled (host/tests/cli/hardening/resources.rs
 /// checks the memory bound with the machine's own free memory).
-pub(super) const HASH: &[&str] = &["1", "16", BAD, "0", "65537", "4294967297", "-1", ""];
+pub(super) const HASH: &[&str] = &["1", "16", BAD, "0", "1048577", "4294967297", "-1", ""];
 
 pub(super) const ALGOS: &[&str] = &[
     "engine",

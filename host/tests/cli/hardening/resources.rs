@@ -111,7 +111,7 @@ fn total_mib() -> Option<u64> {
 fn case_02_hash_tables_beyond_the_memory_are_refused_by_name() {
     let started = Instant::now();
     match total_mib() {
-        Some(total) if total < 65_536 => {
+        Some(total) if total < 1_048_576 => {
             let mb = (total + 1).to_string();
             let o = ply_with(
                 &["search", "checkers", "--depth", "8", "--hash-mb", &mb],
@@ -142,16 +142,37 @@ fn case_02_hash_tables_beyond_the_memory_are_refused_by_name() {
     }
     for (args, needle) in [
         (
-            &["search", "tictactoe", "--hash-mb", "65537"][..],
-            "expected 1 to 65536",
+            &["search", "tictactoe", "--hash-mb", "1048577"][..],
+            "expected 1 to 1048576",
         ),
         (
             &["search", "tictactoe", "--hash-mb", "0"],
-            "expected 1 to 65536",
+            "expected 1 to 1048576",
         ),
         (
-            &["bench", "tictactoe", "--depth", "1", "--hash-mb", "65537"],
-            "expected 1 to 65536",
+            &["bench", "tictactoe", "--depth", "1", "--hash-mb", "1048577"],
+            "expected 1 to 1048576",
+        ),
+        (
+            &["play", "tictactoe", "--hash-mb", "0"],
+            "expected 1 to 1048576",
+        ),
+        (
+            &[
+                "tournament",
+                "tictactoe",
+                "--a",
+                "depth=1",
+                "--b",
+                "depth=1",
+                "--hash-mb",
+                "0",
+            ],
+            "expected 1 to 1048576",
+        ),
+        (
+            &["solve", "kalah:3x2", "--hash-mb", "0"],
+            "expected 1 to 1048576",
         ),
     ] {
         one_error(&ply(args), &format!("{:?}", args), &["--hash-mb", needle]);
