@@ -14,8 +14,8 @@ use std::time::Instant;
 use ply_core::perft::{perft, perft_divide};
 use ply_core::Game;
 
-use crate::commands::{rate, secs};
 use crate::games::HostGame;
+use crate::output::{percent, rate, secs};
 use crate::parallel::perft::TabledStatus;
 use crate::parallel::SharedPerftTable;
 use crate::position::setup;
@@ -187,27 +187,11 @@ fn run_tabled<G: HostGame>(
     crate::outln!("{}", total)?;
     crate::outln!("time: {}", secs(s))?;
     crate::outln!("leaves/s: {}", rate(total, s))?;
-    crate::outln!("{}", table_line(table.bytes(), sum.probes, sum.hits))?;
+    crate::outln!(
+        "{}",
+        crate::parallel::perft_table::table_line(table.bytes(), sum.probes, sum.hits)
+    )?;
     Ok(total)
-}
-
-/// The last line of a perft with a table: its size (each process's, in a
-/// distributed count), the lookups and the share they answered.
-pub fn table_line(bytes: u64, probes: u64, hits: u64) -> String {
-    format!(
-        "table: {} MiB, {} probes, {:.1}% hits",
-        bytes >> 20,
-        probes,
-        percent(hits, probes)
-    )
-}
-
-fn percent(part: u64, whole: u64) -> f64 {
-    if whole == 0 {
-        0.0
-    } else {
-        100.0 * part as f64 / whole as f64
-    }
 }
 
 /// Perft on `threads` threads that shows progress on standard error when it runs

@@ -13,7 +13,7 @@
 //! | checksum | [`super::codec::fnv1a`] of every byte before it |
 //!
 //! A file is written whole, under a temporary name that is renamed into place
-//! ([`crate::interrupt::write_atomic`]), so it is never half written; a file that does
+//! ([`crate::files::write_atomic`]), so it is never half written; a file that does
 //! not check out (another magic, a wrong checksum or length) is refused as damaged,
 //! and one written by another job (another fingerprint) is refused too, each with a
 //! one-line error naming the file.
@@ -147,7 +147,7 @@ pub fn save<R: Record>(
     fingerprint: &str,
     results: &[Option<R>],
 ) -> Result<(), String> {
-    crate::interrupt::write_atomic(path, &encode(fingerprint, results)).map_err(|e| {
+    crate::files::write_atomic(path, &encode(fingerprint, results)).map_err(|e| {
         format!(
             "cannot write checkpoint {}: {}",
             quote(&path.to_string_lossy()),

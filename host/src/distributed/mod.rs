@@ -291,7 +291,7 @@ pub fn run_partial<J: Job>(
 
 /// Seconds as the per-rank summary shows them.
 pub(crate) fn secs(ns: u64) -> String {
-    crate::commands::secs(ns as f64 / 1e9)
+    crate::output::secs(ns as f64 / 1e9)
 }
 
 #[cfg(test)]

@@ -39,8 +39,8 @@ use ply_core::games::kalah::solver::{EndgameTables, KalahSolver, SharedSolverTab
 use ply_core::games::kalah::Kalah;
 use ply_core::Game;
 
-use crate::games::{SolveOptions, SolveOutput};
 use crate::quote::quote;
+use crate::solving::{SolveOptions, SolveOutput};
 use proved::Proved;
 
 pub use tables::default_table_seeds;

@@ -42,7 +42,7 @@ use ply_core::{Game, Player};
 use super::passes::{Board, PassWatch, Pick};
 use super::proved::Proved;
 use super::reporter::{Reporter, Shared};
-use super::tasks::{Conversion, FirstMove, Task};
+use super::tasks::{FirstMove, Task};
 
 /// A solve to share out: the root position, the memory every solver shares, and the
 /// settings.
@@ -279,7 +279,7 @@ impl<'a> Job<'a> {
                         Task::Root => "root".to_string(),
                         Task::Move(i) => format!("pit {}", names[i]),
                     };
-                    rep.task = Some(Conversion::of(task, self.root, moves));
+                    rep.task = Some(task.conversion(self.root, moves));
                     rep.pass = Some(PassWatch {
                         beta: board.canonical(a.beta),
                         budget: a.budget,

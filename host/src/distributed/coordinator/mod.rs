@@ -189,7 +189,7 @@ fn coordinate_within<J: Job, T: Transport>(
                             label,
                             book.done(),
                             items,
-                            crate::commands::secs(started.elapsed().as_secs_f64())
+                            crate::output::secs(started.elapsed().as_secs_f64())
                         )
                     });
                 }
@@ -275,13 +275,13 @@ fn silent_rank<T: Transport>(
     let secs = timeout.as_secs_f64();
     Err(match &r.host {
         None => format!(
-            "rank {} has not said hello within {} s (PLY_RANK_TIMEOUT): it did not start, \
+            "rank {} has not said hello within {} s (--rank-timeout): it did not start, \
              or it is stuck or cut off",
             rank, secs
         ),
         Some(host) => format!(
             "rank {} on {} has sent nothing for {} s while it held {} item{} \
-             (PLY_RANK_TIMEOUT): it is stopped, stuck or cut off",
+             (--rank-timeout): it is stopped, stuck or cut off",
             rank,
             quote(host),
             secs,

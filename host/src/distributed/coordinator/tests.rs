@@ -386,7 +386,7 @@ fn a_silent_rank_ends_the_run_and_is_sent_nothing_more() {
     assert!(
         e.starts_with(
             "rank 1 on 'h' has sent nothing for 0.06 s while it held 2 items \
-             (PLY_RANK_TIMEOUT): it is stopped, stuck or cut off"
+             (--rank-timeout): it is stopped, stuck or cut off"
         ),
         "{}",
         e

@@ -52,7 +52,7 @@ use items::{Item, Layout, Path, ReplyBounds, SPLIT_PLIES};
 use super::scheduler::Solved;
 use super::{checkpoint, guess_depth, output, Memory};
 use crate::distributed::{Job, Options};
-use crate::games::{SolveOptions, SolveOutput};
+use crate::solving::{SolveOptions, SolveOutput};
 
 /// The deepest estimate that picks a split position's most promising reply.
 const ELDEST_PLIES: u32 = 12;
