@@ -286,7 +286,8 @@ struct Options {
 impl GameCommand for Options {
     type Output = ();
     fn run<G: HostGame>(self, _rules: G::Rules) -> Result<(), String> {
-        if let Err(e) = parse_config::<G>(&self.config, 1) {
+        let hash_mb = ply_host::commands::tournament::DEFAULT_HASH_MB;
+        if let Err(e) = parse_config::<G>(&self.config, 1, hash_mb) {
             check_message(&e);
         }
         match G::evaluator(Some(&self.eval)) {

@@ -344,20 +344,17 @@ fn the_halma_round_robin_on_three_ranks_writes_the_same_table_and_csv() {
     let dir = scratch("mpi", "round-robin");
     let run_rr = |np: usize| {
         let csv = dir.join(format!("np{}.csv", np));
-        let args = [
-            "tournament",
-            "halma",
-            "--strategies",
-            "s1,s7,racer",
-            "--depth",
-            "1",
-            "--games-per-pair",
-            "4",
-            "--threads",
-            "1",
-            "--results",
-            csv.to_str().unwrap(),
-        ];
+        let args = common::with(
+            common::HALMA_ROUND_ROBIN,
+            &[
+                "--games-per-pair",
+                "4",
+                "--threads",
+                "1",
+                "--results",
+                csv.to_str().unwrap(),
+            ],
+        );
         let o = if np == 0 {
             ply(&args)
         } else {

@@ -63,6 +63,81 @@ pub(crate) struct RankArgs {
     pub(crate) rank_timeout: Option<u64>,
 }
 
+/// The settings of `ply solve` beyond the position.
+#[derive(clap::Args, Debug, Clone)]
+pub(crate) struct SolveArgs {
+    /// Save what the solve has proved to this file as it goes (whenever that
+    /// changes, at most once a second, on Ctrl-C and at the end); it must not
+    /// exist unless --resume (kalah only).
+    #[arg(long)]
+    pub(crate) checkpoint: Option<std::path::PathBuf>,
+    /// Go on from the --checkpoint file of the same solve.
+    #[arg(long, requires = "checkpoint")]
+    pub(crate) resume: bool,
+    /// Threads building endgame tables and solving (1 to 64 per core, at most
+    /// 1024). Default: every core (shared among the ranks an MPI launcher started
+    /// on this machine).
+    #[arg(long, env = "PLY_THREADS", value_name = "N")]
+    pub(crate) threads: Option<usize>,
+    /// The solver's transposition table in MiB (1 to 1048576, within the
+    /// machine's memory). Default by board: 512 up to 48 seeds in play, 1024
+    /// beyond, 8 when the endgame tables cover all but 12 seeds (kalah only).
+    #[arg(long, env = "PLY_HASH_MB", value_name = "MB")]
+    pub(crate) hash_mb: Option<usize>,
+    /// Seeds in play the endgame tables cover (0 to 126; 0: none), built once
+    /// and kept in PLY_TABLES_DIR. Default by board, or more if the file on disk
+    /// holds more and fits in half the free memory (kalah only).
+    #[arg(long, env = "PLY_KALAH_TABLE_SEEDS", value_name = "SEEDS")]
+    pub(crate) table_seeds: Option<u32>,
+    /// Tuning: plies (0 to 64) of the shallow searches that give each part of the
+    /// solve its first guess and order the moves. Default: 12 up to 48 seeds in
+    /// play, a ply more for every two seeds beyond, at most 20 (kalah only).
+    #[arg(long, env = "PLY_GUESS_DEPTH", value_name = "PLIES")]
+    pub(crate) guess_depth: Option<u32>,
+    /// Nodes (or max) a first move may spend on its exact value after its first
+    /// pass; over it the solve prints the upper bound proved so far. Default: max,
+    /// every value exact (kalah in one process only).
+    #[arg(long, env = "PLY_KALAH_MOVE_NODES", value_name = "NODES")]
+    pub(crate) move_nodes: Option<String>,
+    /// Under mpirun or srun: the plies (1 to 4) down to which each position's most
+    /// promising reply is split into items. Default: 2 up to 3 ranks × threads, 3
+    /// from 4, 4 from 16 (kalah only).
+    #[arg(long, env = "PLY_KALAH_SPLIT_PLIES", value_name = "PLIES")]
+    pub(crate) split_plies: Option<usize>,
+    #[command(flatten)]
+    pub(crate) ranks: RankArgs,
+}
+
+impl SolveArgs {
+    /// The solver's options, after [`super::checks`]; `stop_nodes` is the test hook
+    /// of `--resume` (never on the command line).
+    pub(crate) fn options(
+        self,
+        stop_nodes: Option<u64>,
+    ) -> Result<ply_host::solving::SolveOptions, String> {
+        let move_nodes = match &self.move_nodes {
+            Some(text) => Some(ply_host::settings::nodes_or_max(text, "--move-nodes")?),
+            None => None,
+        };
+        Ok(ply_host::solving::SolveOptions {
+            checkpoint: self.checkpoint,
+            resume: self.resume,
+            threads: Some(
+                self.threads
+                    .unwrap_or_else(ply_host::distributed::default_threads),
+            ),
+            hash_mb: self.hash_mb.map(|mb| mb as u64),
+            tables_dir: ply_host::settings::environment()?.tables_dir,
+            table_seeds: self.table_seeds,
+            guess_depth: self.guess_depth,
+            move_nodes,
+            split_plies: self.split_plies,
+            rank_timeout: self.ranks.rank_timeout,
+            stop_nodes,
+        })
+    }
+}
+
 impl CheckpointArgs {
     /// The runner's options; `command` names what the results depend on.
     pub(crate) fn options(self, command: String) -> ply_host::distributed::Options {
@@ -171,46 +246,8 @@ pub(crate) enum Command {
         game: String,
         #[command(flatten)]
         pos: PositionArgs,
-        /// Save what the solve has proved to this file as it goes (whenever that
-        /// changes, at most once a second, on Ctrl-C and at the end); it must not
-        /// exist unless --resume (kalah only).
-        #[arg(long)]
-        checkpoint: Option<std::path::PathBuf>,
-        /// Go on from the --checkpoint file of the same solve.
-        #[arg(long, requires = "checkpoint")]
-        resume: bool,
-        /// Threads building endgame tables and solving (1 to 64 per core, at most
-        /// 1024). Default: every core (shared among the ranks an MPI launcher started
-        /// on this machine).
-        #[arg(long, env = "PLY_THREADS", value_name = "N")]
-        threads: Option<usize>,
-        /// The solver's transposition table in MiB (1 to 1048576, within the
-        /// machine's memory). Default by board: 512 up to 48 seeds in play, 1024
-        /// beyond, 8 when the endgame tables cover all but 12 seeds (kalah only).
-        #[arg(long, env = "PLY_HASH_MB", value_name = "MB")]
-        hash_mb: Option<usize>,
-        /// Seeds in play the endgame tables cover (0 to 126; 0: none), built once
-        /// and kept in PLY_TABLES_DIR. Default by board, or more if the file on disk
-        /// holds more and fits in half the free memory (kalah only).
-        #[arg(long, env = "PLY_KALAH_TABLE_SEEDS", value_name = "SEEDS")]
-        table_seeds: Option<u32>,
-        /// Tuning: plies (0 to 64) of the shallow searches that give each part of the
-        /// solve its first guess and order the moves. Default: 12 up to 48 seeds in
-        /// play, a ply more for every two seeds beyond, at most 20 (kalah only).
-        #[arg(long, env = "PLY_GUESS_DEPTH", value_name = "PLIES")]
-        guess_depth: Option<u32>,
-        /// Nodes (or max) a first move may spend on its exact value after its first
-        /// pass; over it the solve prints the upper bound proved so far. Default: max,
-        /// every value exact (kalah in one process only).
-        #[arg(long, env = "PLY_KALAH_MOVE_NODES", value_name = "NODES")]
-        move_nodes: Option<String>,
-        /// Under mpirun or srun: the plies (1 to 4) down to which each position's most
-        /// promising reply is split into items. Default: 2 up to 3 ranks × threads, 3
-        /// from 4, 4 from 16 (kalah only).
-        #[arg(long, env = "PLY_KALAH_SPLIT_PLIES", value_name = "PLIES")]
-        split_plies: Option<usize>,
         #[command(flatten)]
-        ranks: RankArgs,
+        solve: SolveArgs,
     },
     /// Play a game: human or AI on each side.
     Play {

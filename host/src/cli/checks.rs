@@ -1,7 +1,7 @@
 //! Every setting of a command checked before any work: numbers in range and affordable,
 //! output files writable, and the commands an MPI run cannot deal out refused.
 
-use super::args::{CheckpointArgs, Command, RankArgs};
+use super::args::{CheckpointArgs, Command, RankArgs, SolveArgs};
 
 /// A form of a command whose options differ from its other forms'.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -155,51 +155,7 @@ pub(super) fn check_settings(
                 settings::output_file(std::path::Path::new(path), "--results")?;
             }
         }
-        Command::Solve {
-            checkpoint,
-            resume,
-            threads,
-            hash_mb,
-            table_seeds,
-            guess_depth,
-            move_nodes,
-            split_plies,
-            ranks,
-            ..
-        } => {
-            check_threads_and_table(*threads, None)?;
-            if let Some(mb) = hash_mb {
-                // The solver's table is touched as the solve goes: bounded by the
-                // machine's memory, not the memory free now.
-                settings::in_range(
-                    *mb as u64,
-                    1,
-                    settings::MAX_HASH_MB as u64,
-                    "--hash-mb",
-                    " (MiB)",
-                )?;
-                ply_host::memory::check_total((*mb as u64) << 20, &format!("--hash-mb {}", mb))?;
-            }
-            if let Some(k) = table_seeds {
-                let max = u64::from(ply_core::games::kalah::solver::MAX_TABLE_SEEDS);
-                settings::in_range(u64::from(*k), 0, max, "--table-seeds", "")?;
-            }
-            if let Some(d) = guess_depth {
-                let max = u64::from(settings::MAX_GUESS_DEPTH);
-                settings::in_range(u64::from(*d), 0, max, "--guess-depth", " (plies)")?;
-            }
-            if let Some(n) = move_nodes {
-                settings::nodes_or_max(n, "--move-nodes")?;
-            }
-            if let Some(p) = split_plies {
-                let max = settings::MAX_SPLIT_PLIES as u64;
-                settings::in_range(*p as u64, 1, max, "--split-plies", " (plies)")?;
-            }
-            check_ranks(ranks)?;
-            if let Some(path) = checkpoint {
-                locks.extend(ply_host::distributed::checkpoint::claim(path, *resume)?);
-            }
-        }
+        Command::Solve { solve, .. } => locks.extend(check_solve(solve)?),
         Command::Engine {
             threads, hash_mb, ..
         } => {
@@ -256,6 +212,44 @@ fn check_threads_and_table(threads: Option<usize>, hash_mb: Option<usize>) -> Re
         ply_host::settings::hash_mb(mb, "--hash-mb")?;
     }
     Ok(())
+}
+
+/// Checks `ply solve`'s settings and takes its checkpoint's lock.
+fn check_solve(solve: &SolveArgs) -> Result<Option<ply_host::files::Lock>, String> {
+    use ply_host::settings::{self, in_range};
+    check_threads_and_table(solve.threads, None)?;
+    if let Some(mb) = solve.hash_mb {
+        // The solver's table is touched as the solve goes: bounded by the machine's
+        // memory, not the memory free now.
+        in_range(
+            mb as u64,
+            1,
+            settings::MAX_HASH_MB as u64,
+            "--hash-mb",
+            " (MiB)",
+        )?;
+        ply_host::memory::check_total((mb as u64) << 20, &format!("--hash-mb {}", mb))?;
+    }
+    if let Some(k) = solve.table_seeds {
+        let max = u64::from(ply_core::games::kalah::solver::MAX_TABLE_SEEDS);
+        in_range(u64::from(k), 0, max, "--table-seeds", "")?;
+    }
+    if let Some(d) = solve.guess_depth {
+        let max = u64::from(settings::MAX_GUESS_DEPTH);
+        in_range(u64::from(d), 0, max, "--guess-depth", " (plies)")?;
+    }
+    if let Some(n) = &solve.move_nodes {
+        settings::nodes_or_max(n, "--move-nodes")?;
+    }
+    if let Some(p) = solve.split_plies {
+        let max = settings::MAX_SPLIT_PLIES as u64;
+        in_range(p as u64, 1, max, "--split-plies", " (plies)")?;
+    }
+    check_ranks(&solve.ranks)?;
+    match &solve.checkpoint {
+        Some(path) => ply_host::distributed::checkpoint::claim(path, solve.resume),
+        None => Ok(None),
+    }
 }
 
 /// Checks the options of a job that deals its items out to the ranks of an MPI run.

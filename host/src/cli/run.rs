@@ -250,46 +250,15 @@ fn run_command(command: Command) -> Result<(), String> {
             },
         )
         .map(drop),
-        Command::Solve {
-            game,
-            pos,
-            checkpoint,
-            resume,
-            threads,
-            hash_mb,
-            table_seeds,
-            guess_depth,
-            move_nodes,
-            split_plies,
-            ranks,
-        } => {
-            let move_nodes = match move_nodes {
-                Some(text) => Some(ply_host::settings::nodes_or_max(&text, "--move-nodes")?),
-                None => None,
-            };
-            let options = ply_host::games::SolveOptions {
-                checkpoint,
-                resume,
-                threads: Some(long_work_threads(threads)),
-                hash_mb: hash_mb.map(|mb| mb as u64),
-                tables_dir: ply_host::settings::environment()?.tables_dir,
-                table_seeds,
-                guess_depth,
-                move_nodes,
-                split_plies,
-                rank_timeout: ranks.rank_timeout,
-                stop_nodes: stop_nodes_hook()?,
-            };
-            with_game(
-                &game,
-                solve::Solve {
-                    position: pos.position,
-                    after: pos.after,
-                    options,
-                },
-            )
-            .map(drop)
-        }
+        Command::Solve { game, pos, solve } => with_game(
+            &game,
+            solve::Solve {
+                position: pos.position,
+                after: pos.after,
+                options: solve.options(stop_nodes_hook()?)?,
+            },
+        )
+        .map(drop),
         Command::Play {
             game,
             first,

@@ -105,16 +105,10 @@ fn search_blocks_a_threat() {
 
 #[test]
 fn play_ai_against_ai_ends_in_a_draw() {
-    let o = ply(&[
-        "play",
-        "tictactoe",
-        "--first",
-        "ai",
-        "--second",
-        "ai",
-        "--depth",
-        "9",
-    ]);
+    let o = ply(&common::with(
+        &common::play_ai("tictactoe"),
+        &["--depth", "9"],
+    ));
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("result: draw"));
 }

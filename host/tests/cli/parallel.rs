@@ -1,7 +1,7 @@
 //! `ply search --algo <parallel> --threads N`, `ply perft --threads N` and `ply bench`
 //! end to end.
 
-use crate::common::{ply, stderr, stdout};
+use crate::common::{ply, stderr, stdout, with};
 use std::process::Output;
 
 fn line<'a>(out: &'a str, key: &str) -> &'a str {
@@ -11,34 +11,20 @@ fn line<'a>(out: &'a str, key: &str) -> &'a str {
         .trim()
 }
 
+/// A tic-tac-toe search at depth 6 after the move 5.
+const SEARCH_AFTER_5: &[&str] = &["search", "tictactoe", "--depth", "6", "--after", "5"];
+
 #[test]
 fn parallel_search_agrees_with_alphabeta() {
-    let seq = ply(&[
-        "search",
-        "tictactoe",
-        "--depth",
-        "6",
-        "--algo",
-        "alphabeta",
-        "--after",
-        "5",
-    ]);
+    let seq = ply(&with(SEARCH_AFTER_5, &["--algo", "alphabeta"]));
     assert!(seq.status.success(), "{}", stderr(&seq));
     let expected = line(&stdout(&seq), "value:").to_string();
     for algo in ["toplevel", "chunked", "ybwc", "lazysmp", "abdada"] {
         for threads in ["1", "3", "8"] {
-            let o = ply(&[
-                "search",
-                "tictactoe",
-                "--depth",
-                "6",
-                "--algo",
-                algo,
-                "--threads",
-                threads,
-                "--after",
-                "5",
-            ]);
+            let o = ply(&with(
+                SEARCH_AFTER_5,
+                &["--algo", algo, "--threads", threads],
+            ));
             assert!(o.status.success(), "{algo}: {}", stderr(&o));
             let out = stdout(&o);
             assert_eq!(line(&out, "value:"), expected, "{algo} {threads}");

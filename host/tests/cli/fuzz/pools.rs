@@ -237,13 +237,11 @@ pub(super) const ENV_VALUES: &[&str] = &[
     "99999999999999999999999",
 ];
 
-/// The `PLY_*` variables ply reads (see `ply_host::settings::VARIABLES`).
-pub(super) const ENV_NUMBERS: &[&str] = &[
-    "PLY_KALAH_TABLE_SEEDS",
-    "PLY_HASH_MB",
-    "PLY_THREADS",
-    "PLY_GUESS_DEPTH",
-    "PLY_KALAH_MOVE_NODES",
-    "PLY_RANK_TIMEOUT",
-    "PLY_KALAH_SPLIT_PLIES",
-];
+/// The `PLY_*` variables ply reads that hold numbers: `ply_host::settings::VARIABLES`
+/// but the tables' directory.
+pub(super) fn env_numbers() -> impl Iterator<Item = &'static str> {
+    ply_host::settings::VARIABLES
+        .iter()
+        .copied()
+        .filter(|&v| v != "PLY_TABLES_DIR")
+}
