@@ -63,6 +63,56 @@ pub(crate) struct RankArgs {
     pub(crate) rank_timeout: Option<u64>,
 }
 
+/// `ply match`: the game, the two engines and how they play.
+#[derive(clap::Args, Debug, Clone)]
+pub(crate) struct MatchArgs {
+    /// The game spec (sent to the engines with `ucinewgame`).
+    pub(crate) game: String,
+    /// Engine A's command line, split as a shell splits words, e.g.
+    /// "target/release/ply engine checkers".
+    #[arg(long, allow_hyphen_values = true)]
+    pub(crate) a: String,
+    /// Engine B's command line.
+    #[arg(long, allow_hyphen_values = true)]
+    pub(crate) b: String,
+    /// Seconds a move (`go movetime`).
+    #[arg(long, default_value_t = 0.1)]
+    pub(crate) time: f64,
+    /// Games to play (default: every opening of the deck twice, or 20 with
+    /// random openings).
+    #[arg(long)]
+    pub(crate) games: Option<u32>,
+    /// ballots (the ACF three-move ballots of English draughts, the default for
+    /// checkers), random:PLIES (the default elsewhere: random:2), or a file of
+    /// openings, one a line.
+    #[arg(long)]
+    pub(crate) openings: Option<String>,
+    /// Stop when the SPRT decides: elo0=E0,elo1=E1[,alpha=A,beta=B] (alpha and
+    /// beta 0.05 unless given).
+    #[arg(long)]
+    pub(crate) sprt: Option<String>,
+    /// Write the games as PDN to this file (checked writable before the games,
+    /// rewritten whole after each one).
+    #[arg(long)]
+    pub(crate) pdn: Option<std::path::PathBuf>,
+    /// Games played at once (each with its own two engine processes).
+    #[arg(long, default_value_t = 1)]
+    pub(crate) concurrency: usize,
+    /// Seconds a move may take beyond --time before it is forfeited.
+    #[arg(long, default_value_t = 1.0)]
+    pub(crate) grace: f64,
+    /// Seconds an engine has to answer uci and isready.
+    #[arg(long, default_value_t = 5.0)]
+    pub(crate) startup: f64,
+    /// Adjudicate a draw after this many plies after the opening (at least 1:
+    /// a match between outside engines always has a limit).
+    #[arg(long, default_value_t = 1000)]
+    pub(crate) max_plies: u32,
+    /// Seed of random openings.
+    #[arg(long, default_value_t = 1)]
+    pub(crate) seed: u64,
+}
+
 /// The settings of `ply solve` beyond the position.
 #[derive(clap::Args, Debug, Clone)]
 pub(crate) struct SolveArgs {
@@ -345,53 +395,7 @@ pub(crate) enum Command {
         search: String,
     },
     /// Two engine programs play each other, refereed by ply (docs/match.md).
-    Match {
-        /// The game spec (sent to the engines with `ucinewgame`).
-        game: String,
-        /// Engine A's command line, split as a shell splits words, e.g.
-        /// "target/release/ply engine checkers".
-        #[arg(long, allow_hyphen_values = true)]
-        a: String,
-        /// Engine B's command line.
-        #[arg(long, allow_hyphen_values = true)]
-        b: String,
-        /// Seconds a move (`go movetime`).
-        #[arg(long, default_value_t = 0.1)]
-        time: f64,
-        /// Games to play (default: every opening of the deck twice, or 20 with
-        /// random openings).
-        #[arg(long)]
-        games: Option<u32>,
-        /// ballots (the ACF three-move ballots of English draughts, the default for
-        /// checkers), random:PLIES (the default elsewhere: random:2), or a file of
-        /// openings, one a line.
-        #[arg(long)]
-        openings: Option<String>,
-        /// Stop when the SPRT decides: elo0=E0,elo1=E1[,alpha=A,beta=B] (alpha and
-        /// beta 0.05 unless given).
-        #[arg(long)]
-        sprt: Option<String>,
-        /// Write the games as PDN to this file (checked writable before the games,
-        /// rewritten whole after each one).
-        #[arg(long)]
-        pdn: Option<std::path::PathBuf>,
-        /// Games played at once (each with its own two engine processes).
-        #[arg(long, default_value_t = 1)]
-        concurrency: usize,
-        /// Seconds a move may take beyond --time before it is forfeited.
-        #[arg(long, default_value_t = 1.0)]
-        grace: f64,
-        /// Seconds an engine has to answer uci and isready.
-        #[arg(long, default_value_t = 5.0)]
-        startup: f64,
-        /// Adjudicate a draw after this many plies after the opening (at least 1:
-        /// a match between outside engines always has a limit).
-        #[arg(long, default_value_t = 1000)]
-        max_plies: u32,
-        /// Seed of random openings.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-    },
+    Match(MatchArgs),
     /// Check another program's move generator through the engine protocol: legal
     /// moves and perft divides against ply's, walking down to the first position
     /// that differs. Exit status 0: agree; 1: a difference; 2: bad input or a

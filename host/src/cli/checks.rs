@@ -161,19 +161,12 @@ pub(super) fn check_settings(
         } => {
             check_threads_and_table(*threads, *hash_mb)?;
         }
-        Command::Match {
-            time,
-            grace,
-            startup,
-            concurrency,
-            pdn,
-            ..
-        } => {
-            settings::seconds(*time, "--time")?;
-            settings::seconds(*grace, "--grace")?;
-            settings::seconds(*startup, "--startup")?;
-            settings::threads(*concurrency, "--concurrency")?;
-            if let Some(path) = pdn {
+        Command::Match(m) => {
+            settings::seconds(m.time, "--time")?;
+            settings::seconds(m.grace, "--grace")?;
+            settings::seconds(m.startup, "--startup")?;
+            settings::threads(m.concurrency, "--concurrency")?;
+            if let Some(path) = &m.pdn {
                 settings::output_file(path, "--pdn")?;
             }
         }
@@ -193,7 +186,7 @@ pub(super) fn check_settings(
         Command::Play { .. } => ply_host::distributed::one_process_only("play"),
         Command::Bench { .. } => ply_host::distributed::one_process_only("bench"),
         Command::Engine { .. } => ply_host::distributed::one_process_only("engine"),
-        Command::Match { .. } => ply_host::distributed::one_process_only("match"),
+        Command::Match(_) => ply_host::distributed::one_process_only("match"),
         Command::Verify { .. } => ply_host::distributed::one_process_only("verify"),
         Command::Perft { .. } | Command::Tournament { .. } => Ok(()),
     };
