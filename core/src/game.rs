@@ -226,15 +226,15 @@ pub trait Game: Copy + Eq + fmt::Debug + fmt::Display + Sized {
     }
 
     /// The slot of `mv` in the engine's history table (below
-    /// [`HISTORY_SLOTS`](crate::search::engine::HISTORY_SLOTS)), read for every move
+    /// [`HISTORY_SLOTS`](crate::slot::HISTORY_SLOTS)), read for every move
     /// of every node the engine orders. The default hashes the move's `Hash` bytes
-    /// ([`history_slot`](crate::search::engine::history_slot)); a game may give the
+    /// ([`history_slot`](crate::slot::history_slot)); a game may give the
     /// same slots faster (from a table built with
-    /// [`history_slot_of_bytes`](crate::search::engine::history_slot_of_bytes)), which
+    /// [`history_slot_of_bytes`](crate::slot::history_slot_of_bytes)), which
     /// leaves every search exactly as it was.
     #[inline]
     fn history_slot(mv: &Self::Move) -> usize {
-        crate::search::engine::history_slot(mv)
+        crate::slot::history_slot(mv)
     }
 
     /// A cheap, game-specific guess of how promising a move is (captures, extra

@@ -44,6 +44,7 @@ pub mod perft;
 pub mod playout;
 pub mod prefetch;
 pub mod search;
+pub mod slot;
 pub mod solve;
 pub mod zobrist;
 

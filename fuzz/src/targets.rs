@@ -286,7 +286,8 @@ struct Options {
 impl GameCommand for Options {
     type Output = ();
     fn run<G: HostGame>(self, _rules: G::Rules) -> Result<(), String> {
-        if let Err(e) = parse_config::<G>(&self.config, 1) {
+        let hash_mb = ply_host::commands::tournament::DEFAULT_HASH_MB;
+        if let Err(e) = parse_config::<G>(&self.config, 1, hash_mb) {
             check_message(&e);
         }
         match G::evaluator(Some(&self.eval)) {
@@ -351,6 +352,7 @@ pub fn host_play(data: &[u8]) {
                 eval: None,
                 max_plies: 0,
                 threads: 1,
+                hash_mb: ply_host::commands::play::DEFAULT_HASH_MB,
             };
             let mut input = self.0.as_bytes();
             let mut out = Vec::new();

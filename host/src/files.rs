@@ -1,7 +1,7 @@
 //! The one place that decides where a file `ply` writes goes, and whether it may go
 //! there: every output file (`--results`, `--plot`, `--pdn`, `--checkpoint`, the
 //! Kalah endgame tables) is checked by [`check_output`] before any work and written
-//! through [`crate::interrupt::PendingFile`], which asks [`destination`] too.
+//! through [`PendingFile`], which asks [`destination`] too.
 //!
 //! * Only regular files are written. A symbolic link is followed to its target (the
 //!   link stays, its target is replaced); a directory, a fifo, a device or a socket
@@ -111,7 +111,7 @@ fn parent_of(dest: &Path) -> &Path {
 /// written as this module says: a file name, whose [`destination`] is a regular
 /// file or nothing yet, in a directory that exists, where a file can be created.
 /// The check creates the temporary the result will be written to
-/// ([`crate::interrupt::PendingFile`]) and removes it again (sweeping stale ones of
+/// ([`PendingFile`]) and removes it again (sweeping stale ones of
 /// dead processes on the way): nothing is left behind.
 pub fn check_output(path: &Path, setting: &str) -> Result<(), String> {
     let shown = quote(&path.to_string_lossy());
@@ -146,7 +146,7 @@ pub fn check_output(path: &Path, setting: &str) -> Result<(), String> {
             }
         ));
     }
-    crate::interrupt::PendingFile::create(path)
+    PendingFile::create(path)
         .map(drop)
         .map_err(|e| format!("{} {}: cannot write there: {}", setting, shown, e))
 }
@@ -381,6 +381,75 @@ fn same_file(file: &File, path: &Path) -> bool {
         let _ = (file, path);
         true
     }
+}
+
+/// A result file being written: the temporary is registered for removal on Ctrl-C
+/// and removed on drop unless [`PendingFile::commit`] renamed it into place.
+pub struct PendingFile {
+    tmp: PathBuf,
+    dest: PathBuf,
+    file: Option<std::fs::File>,
+}
+
+impl PendingFile {
+    /// Starts writing `dest` (through a temporary next to it): the file
+    /// [`destination`] names, which must be a regular file or nothing yet (a
+    /// directory, fifo or device is refused, a symbolic link followed). Temporaries
+    /// of `dest` that dead processes left are swept first ([`sweep_stale`]).
+    pub fn create(dest: &Path) -> std::io::Result<PendingFile> {
+        if names_directory(dest) {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "it names a directory: expected a file name",
+            ));
+        }
+        let dest = destination(dest)?;
+        regular_or_missing(&dest)?;
+        sweep_stale(&dest);
+        let tmp = crate::interrupt::temp_path(&dest);
+        // Registered before it exists, so there is no moment at which Ctrl-C would
+        // leave it behind.
+        crate::interrupt::register_pending(&tmp);
+        let file =
+            std::fs::File::create(&tmp).inspect_err(|_| crate::interrupt::unregister(&tmp))?;
+        Ok(PendingFile {
+            tmp,
+            dest,
+            file: Some(file),
+        })
+    }
+
+    /// The file to write into.
+    pub fn file(&mut self) -> &mut std::fs::File {
+        self.file.as_mut().expect("the file is open until commit")
+    }
+
+    /// Flushes the data to disk and renames the temporary to the destination.
+    pub fn commit(mut self) -> std::io::Result<()> {
+        // The file stays in `self.file` until the rename: a failure on the way
+        // drops `self`, which removes the temporary.
+        self.file().sync_all()?;
+        crate::interrupt::rename_pending(&self.tmp, &self.dest)?;
+        self.file = None;
+        Ok(())
+    }
+}
+
+impl Drop for PendingFile {
+    fn drop(&mut self) {
+        if self.file.take().is_some() {
+            let _ = std::fs::remove_file(&self.tmp);
+            crate::interrupt::unregister(&self.tmp);
+        }
+    }
+}
+
+/// Writes `bytes` to `path` whole or not at all (see [`PendingFile`]): an interrupted or failed write leaves neither a
+/// partial file nor the temporary.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut f = PendingFile::create(path)?;
+    f.file().write_all(bytes)?;
+    f.commit()
 }
 
 #[cfg(test)]

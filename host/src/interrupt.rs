@@ -5,9 +5,10 @@
 //!   job set with [`on_interrupt`] (saving its checkpoint), remove every result file
 //!   still being written, print `interrupted` on standard error and exit with status
 //!   130, the shell's convention for SIGINT.
-//! * [`write_atomic`] writes a result file under a temporary name in the same
-//!   directory, registered for that clean-up, and renames it into place once complete:
-//!   an interrupted (or failed) write leaves neither a partial file nor the temporary.
+//! * [`register_pending`] registers a file being written for that clean-up
+//!   ([`crate::files::write_atomic`] writes a result file under a temporary name in the
+//!   same directory, registered here, and renames it into place once complete: an
+//!   interrupted (or failed) write leaves neither a partial file nor the temporary).
 //! * [`ChildGuard`] registers a child process (an engine `ply match` or `ply verify`
 //!   talks to): the handler kills every registered child, and its process group,
 //!   before it exits, so that no engine outlives `ply`.
@@ -137,72 +138,6 @@ pub fn temp_path(path: &Path) -> PathBuf {
     path.with_file_name(format!(".{}.tmp{}", name, std::process::id()))
 }
 
-/// A result file being written: the temporary is registered for removal on Ctrl-C
-/// and removed on drop unless [`PendingFile::commit`] renamed it into place.
-pub struct PendingFile {
-    tmp: PathBuf,
-    dest: PathBuf,
-    file: Option<std::fs::File>,
-}
-
-impl PendingFile {
-    /// Starts writing `dest` (through a temporary next to it): the file
-    /// [`crate::files::destination`] names, which must be a regular file or nothing
-    /// yet (a directory, fifo or device is refused, a symbolic link followed).
-    /// Temporaries of `dest` that dead processes left are swept first
-    /// ([`crate::files::sweep_stale`]).
-    pub fn create(dest: &Path) -> std::io::Result<PendingFile> {
-        if crate::files::names_directory(dest) {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::InvalidInput,
-                "it names a directory: expected a file name",
-            ));
-        }
-        let dest = crate::files::destination(dest)?;
-        crate::files::regular_or_missing(&dest)?;
-        crate::files::sweep_stale(&dest);
-        let tmp = temp_path(&dest);
-        // Registered before it exists, so there is no moment at which Ctrl-C would
-        // leave it behind.
-        register_pending(&tmp);
-        let file = std::fs::File::create(&tmp).inspect_err(|_| unregister(&tmp))?;
-        Ok(PendingFile {
-            tmp,
-            dest,
-            file: Some(file),
-        })
-    }
-
-    /// The file to write into.
-    pub fn file(&mut self) -> &mut std::fs::File {
-        self.file.as_mut().expect("the file is open until commit")
-    }
-
-    /// Flushes the data to disk and renames the temporary to the destination.
-    pub fn commit(mut self) -> std::io::Result<()> {
-        // The file stays in `self.file` until the rename: a failure on the way
-        // drops `self`, which removes the temporary.
-        self.file().sync_all()?;
-        // Rename and unregister under the lock: the Ctrl-C handler sees the temporary
-        // either still pending (and removes it) or already renamed.
-        let mut pending = PENDING.lock().unwrap_or_else(|e| e.into_inner());
-        std::fs::rename(&self.tmp, &self.dest)?;
-        pending.retain(|p| *p != self.tmp);
-        drop(pending);
-        self.file = None;
-        Ok(())
-    }
-}
-
-impl Drop for PendingFile {
-    fn drop(&mut self) {
-        if self.file.take().is_some() {
-            let _ = std::fs::remove_file(&self.tmp);
-            unregister(&self.tmp);
-        }
-    }
-}
-
 /// Registers `path` for removal by the Ctrl-C / SIGTERM handler (a file this
 /// process made and must not leave behind: a temporary, a lock file).
 pub fn register_pending(path: &Path) {
@@ -217,18 +152,22 @@ pub fn unregister_pending(path: &Path) {
     unregister(path)
 }
 
-fn unregister(tmp: &Path) {
+/// Undoes [`register_pending`] of a temporary.
+pub(crate) fn unregister(tmp: &Path) {
     PENDING
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .retain(|p| p != tmp);
 }
 
-/// Writes `bytes` to `path` whole or not at all (see the module docs).
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut f = PendingFile::create(path)?;
-    f.file().write_all(bytes)?;
-    f.commit()
+/// Renames the registered temporary `tmp` to `dest` and unregisters it, under the
+/// registry's lock: the Ctrl-C handler sees the temporary either still pending (and
+/// removes it) or already renamed.
+pub fn rename_pending(tmp: &Path, dest: &Path) -> std::io::Result<()> {
+    let mut pending = PENDING.lock().unwrap_or_else(|e| e.into_inner());
+    std::fs::rename(tmp, dest)?;
+    pending.retain(|p| p != tmp);
+    Ok(())
 }
 
 /// Rate-limited progress lines on standard error.
@@ -318,6 +257,7 @@ pub fn one_line(msg: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::files::{write_atomic, PendingFile};
 
     /// The registry is global: these tests take turns.
     static SERIAL: Mutex<()> = Mutex::new(());

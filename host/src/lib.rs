@@ -34,6 +34,7 @@ pub mod position;
 pub mod protocol;
 pub mod quote;
 pub mod settings;
+pub mod solving;
 pub mod spec;
 
 pub use games::HostGame;

@@ -49,6 +49,17 @@ fn main() -> ExitCode {
                     ExitCode::from(2)
                 };
             }
+            // A flag's value from its environment fallback (`PLY_THREADS=two`): the
+            // line names the variable, as the checks of every `PLY_*` value do.
+            if matches!(
+                e.kind(),
+                ErrorKind::ValueValidation | ErrorKind::InvalidValue | ErrorKind::InvalidUtf8
+            ) {
+                if let Err(msg) = ply_host::settings::environment() {
+                    error_line(&format!("error: {}", msg));
+                    return ExitCode::FAILURE;
+                }
+            }
             // One line: clap's first paragraph names the problem (and, for missing
             // arguments, lists them on the lines after the first).
             let text = e.render().to_string();

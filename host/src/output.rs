@@ -104,6 +104,29 @@ pub fn line_to(to: &mut impl Write, args: fmt::Arguments<'_>) -> std::io::Result
     to.write_all(line.as_bytes())
 }
 
+/// Formats a count of seconds for humans (`0.123 s`).
+pub fn secs(s: f64) -> String {
+    format!("{:.3} s", s)
+}
+
+/// `n / s` as an integer rate, 0 when no time was measured.
+pub fn rate(n: u64, s: f64) -> u64 {
+    if s > 0.0 {
+        (n as f64 / s) as u64
+    } else {
+        0
+    }
+}
+
+/// `part` as a percentage of `whole` (0 of nothing).
+pub fn percent(part: u64, whole: u64) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        100.0 * part as f64 / whole as f64
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,21 +1,23 @@
-//! The one validator for the settings a user gives `ply`: the `PLY_*` environment
-//! variables, the sizes and thread counts of the command line, and the files a
-//! command will write. `main` runs [`environment`] and the checks for the command's
-//! options before any work starts, so a bad setting costs nothing but its error line:
-//! one line naming the setting and what it accepts. Numbers out of range are
-//! refused, never clamped or wrapped.
+//! What clap cannot say about the settings a user gives `ply`: the ranges that
+//! depend on the machine (threads per core, free memory), the `PLY_*` environment
+//! values checked with lines that name the variable, and the files a command will
+//! write. The flags themselves, their defaults and their environment fallbacks
+//! (`--threads` / `PLY_THREADS`, `--hash-mb` / `PLY_HASH_MB`, ...) are declared once,
+//! in the binary's clap parser (`ply CMD --help` shows them). `main` runs
+//! [`environment`] and the checks for the command's options before any work starts,
+//! so a bad setting costs nothing but its error line: one line naming the setting and
+//! what it accepts. Numbers out of range are refused, never clamped or wrapped.
 //!
 //! | variable | accepted |
 //! |---|---|
 //! | `PLY_TABLES_DIR` | a directory, or a path where one can be made (not empty: unset it for the default) |
-//! | `PLY_KALAH_TABLE_SEEDS` | 0 to 126 ([`MAX_TABLE_SEEDS`]) |
-//! | `PLY_HASH_MB` | 1 to 1048576, and no more than the machine's memory |
-//! | `PLY_THREADS` | 1 to [`max_threads`] |
-//! | `PLY_GUESS_DEPTH` | 0 to [`MAX_GUESS_DEPTH`] |
-//! | `PLY_KALAH_MOVE_NODES` | 0 to 18446744073709551615, or `max` |
-//! | `PLY_KALAH_STOP_NODES` | 1 to 18446744073709551615 (a test hook: `ply solve kalah` stops as on Ctrl-C after about that many nodes) |
-//! | `PLY_KALAH_SPLIT_PLIES` | 1 to [`MAX_SPLIT_PLIES`] (default: 2 for up to 3 ranks × threads, 3 from 4, 4 from 16): under MPI, the plies down to which a Kalah solve splits each position's most promising reply into items |
-//! | `PLY_RANK_TIMEOUT` | 1 to 86400 seconds (default [`DEFAULT_RANK_TIMEOUT`]): under MPI, how long rank 0 waits for a word from a rank that holds work before it ends the run |
+//! | `PLY_KALAH_TABLE_SEEDS` | 0 to 126 ([`MAX_TABLE_SEEDS`]; `ply solve --table-seeds`) |
+//! | `PLY_HASH_MB` | 1 to 1048576, and no more than the machine's memory (`--hash-mb`) |
+//! | `PLY_THREADS` | 1 to [`max_threads`] (`--threads`) |
+//! | `PLY_GUESS_DEPTH` | 0 to [`MAX_GUESS_DEPTH`] (`ply solve --guess-depth`) |
+//! | `PLY_KALAH_MOVE_NODES` | 0 to 18446744073709551615, or `max` (`ply solve --move-nodes`) |
+//! | `PLY_RANK_TIMEOUT` | 1 to 86400 seconds (`--rank-timeout`) |
+//! | `PLY_KALAH_SPLIT_PLIES` | 1 to [`MAX_SPLIT_PLIES`] (`ply solve --split-plies`) |
 //!
 //! Thread counts (`--threads`, `PLY_THREADS`) are bounded by [`max_threads`]: at most
 //! [`THREADS_PER_CORE`] per core of the machine and at most [`MAX_THREADS`]. More
@@ -35,19 +37,57 @@ pub const MAX_THREADS: usize = 1024;
 /// The most threads per core of the machine a command starts.
 pub const THREADS_PER_CORE: usize = 64;
 
-/// The largest `--hash-mb`, in MiB.
-pub const MAX_HASH_MB: usize = 1 << 16;
+/// The largest `--hash-mb` (`PLY_HASH_MB`), in MiB.
+pub const MAX_HASH_MB: usize = 1 << 20;
 
-/// The largest `PLY_HASH_MB` (the Kalah solver's table), in MiB.
-pub const MAX_SOLVER_HASH_MB: u64 = 1 << 20;
-
-/// The deepest `PLY_GUESS_DEPTH`: the shallow searches that order the Kalah solver's
+/// The deepest `--guess-depth` (`PLY_GUESS_DEPTH`): the shallow searches that order the Kalah solver's
 /// moves gain nothing deeper, and each further ply multiplies their time.
 pub const MAX_GUESS_DEPTH: u32 = 64;
 
-/// The deepest `PLY_KALAH_SPLIT_PLIES`: a Kalah solve on MPI ranks splits at most
+/// The deepest `--split-plies` (`PLY_KALAH_SPLIT_PLIES`): a Kalah solve on MPI ranks splits at most
 /// this many plies below the root into items.
 pub const MAX_SPLIT_PLIES: usize = 4;
+
+/// The longest `--rank-timeout` (`PLY_RANK_TIMEOUT`), in seconds: a day.
+pub const MAX_RANK_TIMEOUT: u64 = 86_400;
+
+/// `n` if it is from `min` to `max`; otherwise an error naming `setting` (`--guess-depth`)
+/// and the range, with `unit` after it (` (plies)`).
+pub fn in_range(n: u64, min: u64, max: u64, setting: &str, unit: &str) -> Result<u64, String> {
+    if (min..=max).contains(&n) {
+        Ok(n)
+    } else {
+        Err(format!(
+            "{} {} is out of range: expected {} to {}{}",
+            setting, n, min, max, unit
+        ))
+    }
+}
+
+/// A node budget as `--move-nodes` takes it: a whole number, or `max`
+/// (`u64::MAX`, no limit); otherwise an error naming `setting`.
+pub fn nodes_or_max(text: &str, setting: &str) -> Result<u64, String> {
+    let t = text.strip_prefix('+').unwrap_or(text);
+    if text == "max" {
+        return Ok(u64::MAX);
+    }
+    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "{} {} is not a number: expected a whole number 0 to {}, or max",
+            setting,
+            quote(text),
+            u64::MAX
+        ));
+    }
+    t.parse::<u64>().map_err(|_| {
+        format!(
+            "{} {} is out of range: expected a whole number 0 to {}, or max",
+            setting,
+            quote(t),
+            u64::MAX
+        )
+    })
+}
 
 /// The largest thread count accepted on this machine: [`THREADS_PER_CORE`] per core,
 /// at most [`MAX_THREADS`].
@@ -152,59 +192,21 @@ pub fn output_file(path: &Path, setting: &str) -> Result<(), String> {
     crate::files::check_output(path, setting)
 }
 
-/// Checks `--checkpoint PATH` before any work and takes its lock: a file that can
-/// be written (as [`output_file`] checks), held by no other process
-/// ([`crate::files::Lock`]: a second run on the same checkpoint is refused, naming
-/// the first), and one that does not exist yet unless `resume` (whether an
-/// existing one is a good checkpoint of this command is checked when the job is
-/// known, still before any work). The lock is held until the returned guard is
-/// dropped. Only the process that writes it checks: on the other ranks of an MPI
-/// run, which may not even see the file, this does nothing (`None`).
-pub fn checkpoint(path: &Path, resume: bool) -> Result<Option<crate::files::Lock>, String> {
-    if crate::distributed::other_rank() {
-        return Ok(None);
-    }
-    output_file(path, "--checkpoint")?;
-    let lock = crate::files::Lock::take(path, "--checkpoint", "give another --checkpoint file")?;
-    if !resume && path.exists() {
-        return Err(crate::distributed::coordinator::exists_error(path));
-    }
-    Ok(Some(lock))
-}
-
-/// The `PLY_*` environment variables, parsed and checked ([`environment`]). `None`:
+/// The settings of the environment that no flag carries ([`environment`]): where the
+/// Kalah endgame tables live and how many seeds they cover, shared by every command
+/// that loads them (`ply solve` also takes the seeds as `--table-seeds`). `None`:
 /// the variable is unset (the default applies).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Environment {
     /// `PLY_TABLES_DIR`: where the Kalah endgame tables live.
     pub tables_dir: Option<PathBuf>,
-    /// `PLY_KALAH_TABLE_SEEDS`: seeds in play the endgame tables cover (`ply solve`
-    /// and the AI players; 0: none).
+    /// `PLY_KALAH_TABLE_SEEDS`: seeds in play the endgame tables cover (0: none).
     pub table_seeds: Option<u32>,
-    /// `PLY_HASH_MB`: the Kalah solver's table in MiB.
-    pub hash_mb: Option<u64>,
-    /// `PLY_THREADS`: threads building tables and solving.
-    pub threads: Option<usize>,
-    /// `PLY_GUESS_DEPTH`: plies of the Kalah solver's first guesses.
-    pub guess_depth: Option<u32>,
-    /// `PLY_KALAH_MOVE_NODES`: the node budget of each first move's exact value
-    /// (`max` is `u64::MAX`).
-    pub move_nodes: Option<u64>,
-    /// `PLY_KALAH_STOP_NODES`: stop the Kalah solve as Ctrl-C would after about this
-    /// many nodes (the test hook of `ply solve --resume`).
-    pub stop_nodes: Option<u64>,
-    /// `PLY_RANK_TIMEOUT`: seconds rank 0 of an MPI run waits for a word from a rank
-    /// that holds work before it ends the run.
-    pub rank_timeout: Option<u64>,
-    /// `PLY_KALAH_SPLIT_PLIES`: under MPI, the plies a Kalah solve splits into items.
-    pub split_plies: Option<usize>,
 }
 
-/// Seconds rank 0 of an MPI run waits for a word from a rank that holds work, unless
-/// `PLY_RANK_TIMEOUT` says otherwise (every rank says it is alive every second).
-pub const DEFAULT_RANK_TIMEOUT: u64 = 120;
-
-/// The names of the variables [`environment`] reads.
+/// The names of the variables [`environment`] checks. All but `PLY_TABLES_DIR` are
+/// also the fallbacks of flags (clap reads them there; this check names the variable
+/// in its error line, clap's would name the flag).
 pub const VARIABLES: &[&str] = &[
     "PLY_TABLES_DIR",
     "PLY_KALAH_TABLE_SEEDS",
@@ -212,7 +214,6 @@ pub const VARIABLES: &[&str] = &[
     "PLY_THREADS",
     "PLY_GUESS_DEPTH",
     "PLY_KALAH_MOVE_NODES",
-    "PLY_KALAH_STOP_NODES",
     "PLY_RANK_TIMEOUT",
     "PLY_KALAH_SPLIT_PLIES",
 ];
@@ -239,7 +240,7 @@ pub fn environment_from(get: impl Fn(&str) -> Option<OsString>) -> Result<Enviro
         let Some(v) = text(name)? else {
             return Ok(None);
         };
-        let t = v.trim();
+        let t = v.as_str();
         if t.is_empty() {
             return Err(format!(
                 "{} is empty: {} (or unset it for the default)",
@@ -310,43 +311,30 @@ pub fn environment_from(get: impl Fn(&str) -> Option<OsString>) -> Result<Enviro
     };
     let table_seeds =
         number("PLY_KALAH_TABLE_SEEDS", 0, u64::from(MAX_TABLE_SEEDS), "")?.map(|n| n as u32);
-    let hash_mb = number("PLY_HASH_MB", 1, MAX_SOLVER_HASH_MB, " (MiB)")?;
-    if let Some(mb) = hash_mb {
+    if let Some(mb) = number("PLY_HASH_MB", 1, MAX_HASH_MB as u64, " (MiB)")? {
         crate::memory::check_total(mb << 20, &format!("PLY_HASH_MB={}", mb))?;
     }
-    let max = max_threads();
-    let threads = number(
+    number(
         "PLY_THREADS",
         1,
-        max as u64,
+        max_threads() as u64,
         &format!(
             " ({} per core of this machine, at most {})",
             THREADS_PER_CORE, MAX_THREADS
         ),
-    )?
-    .map(|n| n as usize);
-    let guess_depth =
-        number("PLY_GUESS_DEPTH", 0, u64::from(MAX_GUESS_DEPTH), " (plies)")?.map(|n| n as u32);
-    let move_nodes = number("PLY_KALAH_MOVE_NODES", 0, u64::MAX, ", or max")?;
-    let stop_nodes = number("PLY_KALAH_STOP_NODES", 1, u64::MAX, "")?;
-    let rank_timeout = number("PLY_RANK_TIMEOUT", 1, 86_400, " (seconds)")?;
-    let split_plies = number(
+    )?;
+    number("PLY_GUESS_DEPTH", 0, u64::from(MAX_GUESS_DEPTH), " (plies)")?;
+    number("PLY_KALAH_MOVE_NODES", 0, u64::MAX, ", or max")?;
+    number("PLY_RANK_TIMEOUT", 1, MAX_RANK_TIMEOUT, " (seconds)")?;
+    number(
         "PLY_KALAH_SPLIT_PLIES",
         1,
         MAX_SPLIT_PLIES as u64,
         " (plies)",
-    )?
-    .map(|n| n as usize);
+    )?;
     Ok(Environment {
         tables_dir,
         table_seeds,
-        hash_mb,
-        threads,
-        guess_depth,
-        move_nodes,
-        stop_nodes,
-        rank_timeout,
-        split_plies,
     })
 }
 
@@ -377,30 +365,32 @@ mod tests {
         let e = env(&[
             ("PLY_TABLES_DIR", "/tmp/t"),
             ("PLY_KALAH_TABLE_SEEDS", "0"),
-            ("PLY_HASH_MB", " 8 "),
-            ("PLY_THREADS", "1"),
+            ("PLY_HASH_MB", "8"),
+            ("PLY_THREADS", "+1"),
             ("PLY_GUESS_DEPTH", "64"),
             ("PLY_KALAH_MOVE_NODES", "max"),
-            ("PLY_KALAH_STOP_NODES", "1000"),
             ("PLY_RANK_TIMEOUT", "5"),
             ("PLY_KALAH_SPLIT_PLIES", "4"),
         ])
         .unwrap();
-        assert_eq!(e.rank_timeout, Some(5));
-        assert_eq!(e.split_plies, Some(4));
         assert_eq!(e.tables_dir, Some(PathBuf::from("/tmp/t")));
         assert_eq!(e.table_seeds, Some(0));
-        assert_eq!(e.hash_mb, Some(8));
-        assert_eq!(e.threads, Some(1));
-        assert_eq!(e.guess_depth, Some(64));
-        assert_eq!(e.move_nodes, Some(u64::MAX));
-        assert_eq!(e.stop_nodes, Some(1000));
+        assert!(env(&[("PLY_KALAH_MOVE_NODES", "18446744073709551615")]).is_ok());
+    }
+
+    #[test]
+    fn flag_numbers_are_checked_like_the_variables() {
+        assert_eq!(in_range(4, 1, 4, "--split-plies", " (plies)"), Ok(4));
         assert_eq!(
-            env(&[("PLY_KALAH_MOVE_NODES", "18446744073709551615")])
-                .unwrap()
-                .move_nodes,
-            Some(u64::MAX)
+            in_range(5, 1, 4, "--split-plies", " (plies)"),
+            Err("--split-plies 5 is out of range: expected 1 to 4 (plies)".to_string())
         );
+        assert_eq!(nodes_or_max("max", "--move-nodes"), Ok(u64::MAX));
+        assert_eq!(nodes_or_max("+7", "--move-nodes"), Ok(7));
+        let e = nodes_or_max("-1", "--move-nodes").unwrap_err();
+        assert!(e.starts_with("--move-nodes '-1' is not a number"), "{}", e);
+        let e = nodes_or_max("99999999999999999999", "--move-nodes").unwrap_err();
+        assert!(e.contains("is out of range"), "{}", e);
     }
 
     #[test]
@@ -418,6 +408,7 @@ mod tests {
                 "PLY_HASH_MB='0' is out of range: expected a whole number 1 to",
             ),
             ("PLY_HASH_MB", "", "PLY_HASH_MB is empty"),
+            ("PLY_HASH_MB", " 8 ", "PLY_HASH_MB=' 8 ' is not a number"),
             (
                 "PLY_KALAH_MOVE_NODES",
                 "-1",
@@ -439,16 +430,6 @@ mod tests {
                 "PLY_GUESS_DEPTH='4294967297' is out of range",
             ),
             ("PLY_THREADS", "0", "PLY_THREADS='0' is out of range"),
-            (
-                "PLY_KALAH_STOP_NODES",
-                "0",
-                "PLY_KALAH_STOP_NODES='0' is out of range: expected a whole number 1 to",
-            ),
-            (
-                "PLY_KALAH_STOP_NODES",
-                "max",
-                "PLY_KALAH_STOP_NODES='max' is not a number",
-            ),
             (
                 "PLY_RANK_TIMEOUT",
                 "0",
@@ -505,8 +486,8 @@ mod tests {
         assert_eq!(hash_mb(16, "--hash-mb"), Ok(16));
         assert!(hash_mb(0, "--hash-mb")
             .unwrap_err()
-            .contains("expected 1 to 65536"));
-        assert!(hash_mb(1 << 17, "--hash-mb")
+            .contains("expected 1 to 1048576"));
+        assert!(hash_mb((1 << 20) + 1, "--hash-mb")
             .unwrap_err()
             .contains("out of range"));
     }
@@ -538,30 +519,6 @@ mod tests {
         assert!(output_file(Path::new(""), "--plot")
             .unwrap_err()
             .contains("empty"));
-        let _ = std::fs::remove_dir_all(dir);
-    }
-
-    #[test]
-    fn checkpoints_are_checked_before_the_work() {
-        let dir = std::env::temp_dir().join(format!("ply-settings-ckpt-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("run.ckpt");
-        checkpoint(&path, false).unwrap();
-        checkpoint(&path, true).unwrap();
-        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
-        std::fs::write(&path, b"x").unwrap();
-        let e = checkpoint(&path, false).unwrap_err();
-        assert!(e.contains("exists: add --resume"), "{}", e);
-        checkpoint(&path, true).unwrap();
-        let e = checkpoint(&dir.join("no/run.ckpt"), true).unwrap_err();
-        assert!(
-            e.starts_with("--checkpoint ") && e.contains("does not exist"),
-            "{}",
-            e
-        );
-        let e = checkpoint(&dir, true).unwrap_err();
-        assert!(e.contains("is a directory"), "{}", e);
         let _ = std::fs::remove_dir_all(dir);
     }
 }

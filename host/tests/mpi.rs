@@ -229,7 +229,7 @@ fn a_rank_that_stops_answering_ends_the_job_and_resume_finishes() {
         .unwrap_or_else(|| panic!("{}", err));
     assert!(
         line.contains("has sent nothing for 2 s while it held")
-            && line.contains("(PLY_RANK_TIMEOUT): it is stopped, stuck or cut off")
+            && line.contains("(--rank-timeout): it is stopped, stuck or cut off")
             && line.ends_with("rerun the same command with --resume to finish)"),
         "{}",
         line
@@ -344,20 +344,17 @@ fn the_halma_round_robin_on_three_ranks_writes_the_same_table_and_csv() {
     let dir = scratch("mpi", "round-robin");
     let run_rr = |np: usize| {
         let csv = dir.join(format!("np{}.csv", np));
-        let args = [
-            "tournament",
-            "halma",
-            "--strategies",
-            "s1,s7,racer",
-            "--depth",
-            "1",
-            "--games-per-pair",
-            "4",
-            "--threads",
-            "1",
-            "--results",
-            csv.to_str().unwrap(),
-        ];
+        let args = common::with(
+            common::HALMA_ROUND_ROBIN,
+            &[
+                "--games-per-pair",
+                "4",
+                "--threads",
+                "1",
+                "--results",
+                csv.to_str().unwrap(),
+            ],
+        );
         let o = if np == 0 {
             ply(&args)
         } else {
@@ -509,11 +506,50 @@ fn a_killed_rank_ends_a_solve_and_resume_finishes_it_with_the_same_values() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// Flags reach every rank (each parses the same command line) as their variables do:
+/// the ranks lay the items out alike, and rank 0 says which setting chose the split.
+#[test]
+fn the_settings_reach_every_rank_as_flags_or_variables() {
+    let dir = scratch("mpi", "solve-flags");
+    let one = solve(0, &dir, &[], &["kalah:4x3"]);
+    assert!(one.status.success(), "{}", stderr(&one));
+    for (env, args) in [
+        (
+            &[][..],
+            &["kalah:4x3", "--split-plies", "1", "--threads", "1"][..],
+        ),
+        (&[("PLY_KALAH_SPLIT_PLIES", "1")], &["kalah:4x3"]),
+    ] {
+        let o = solve(2, &dir, env, args);
+        let err = stderr(&o);
+        assert!(o.status.success(), "{:?} {:?}: {}", env, args, err);
+        assert!(err.contains("split 1 ply down (--split-plies)"), "{}", err);
+        assert_eq!(solve_values(&stdout(&o)), solve_values(&stdout(&one)));
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 #[test]
 fn a_solve_on_several_ranks_refuses_the_settings_of_one_process() {
     let dir = scratch("mpi", "solve-settings");
-    for name in ["PLY_KALAH_MOVE_NODES", "PLY_KALAH_STOP_NODES"] {
-        let o = solve(2, &dir, &[(name, "1000")], &["kalah:4x3"]);
+    for (env, args, name) in [
+        (
+            &[("PLY_KALAH_MOVE_NODES", "1000")][..],
+            &["kalah:4x3"][..],
+            "--move-nodes (PLY_KALAH_MOVE_NODES)",
+        ),
+        (
+            &[],
+            &["kalah:4x3", "--move-nodes", "1000"],
+            "--move-nodes (PLY_KALAH_MOVE_NODES)",
+        ),
+        (
+            &[("PLY_KALAH_STOP_NODES", "1000")],
+            &["kalah:4x3"],
+            "PLY_KALAH_STOP_NODES",
+        ),
+    ] {
+        let o = solve(2, &dir, env, args);
         assert!(!o.status.success());
         let err = stderr(&o);
         assert!(

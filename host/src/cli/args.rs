@@ -8,7 +8,19 @@ use clap::{Parser, Subcommand};
 ///
 /// GAME is a name with optional parameters after a colon, e.g. `tictactoe`.
 #[derive(Parser, Debug)]
-#[command(name = "ply", version, about, long_about = None)]
+#[command(
+    name = "ply",
+    version,
+    about,
+    long_about = None,
+    after_help = "Every command that can use threads or a table takes --threads and \
+--hash-mb; PLY_THREADS and PLY_HASH_MB give them when the command line does not. \
+Long work (perft, solve, play, tournament) runs on every core by default, search and \
+engine on one (their results then repeat exactly).\n\n\
+Environment: PLY_TABLES_DIR, the directory of Kalah's endgame tables (default \
+$XDG_CACHE_HOME/ply, else $HOME/.cache/ply); PLY_KALAH_TABLE_SEEDS, the seeds in \
+play those tables cover for every command that loads them (ply solve --table-seeds)."
+)]
 pub(crate) struct Cli {
     #[command(subcommand)]
     pub(crate) command: Command,
@@ -37,6 +49,149 @@ pub(crate) struct CheckpointArgs {
     /// it lacks (a missing file starts afresh).
     #[arg(long, requires = "checkpoint")]
     pub(crate) resume: bool,
+    #[command(flatten)]
+    pub(crate) ranks: RankArgs,
+}
+
+/// The settings of a job dealt out to the ranks of an MPI run.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub(crate) struct RankArgs {
+    /// Under mpirun or srun: seconds (1 to 86400) rank 0 waits for a word from a rank
+    /// that holds work before it ends the run naming that rank (every rank speaks
+    /// once a second). Default: 120.
+    #[arg(long, env = "PLY_RANK_TIMEOUT", value_name = "SECONDS")]
+    pub(crate) rank_timeout: Option<u64>,
+}
+
+/// `ply match`: the game, the two engines and how they play.
+#[derive(clap::Args, Debug, Clone)]
+pub(crate) struct MatchArgs {
+    /// The game spec (sent to the engines with `ucinewgame`).
+    pub(crate) game: String,
+    /// Engine A's command line, split as a shell splits words, e.g.
+    /// "target/release/ply engine checkers".
+    #[arg(long, allow_hyphen_values = true)]
+    pub(crate) a: String,
+    /// Engine B's command line.
+    #[arg(long, allow_hyphen_values = true)]
+    pub(crate) b: String,
+    /// Seconds a move (`go movetime`).
+    #[arg(long, default_value_t = 0.1)]
+    pub(crate) time: f64,
+    /// Nodes a move instead of a time (`go nodes N`): a match of evaluations or
+    /// searches that the machine's load does not sway; a move is forfeited after
+    /// --grace seconds.
+    #[arg(long, conflicts_with = "time")]
+    pub(crate) nodes: Option<u64>,
+    /// Games to play (default: every opening of the deck twice, or 20 with
+    /// random openings).
+    #[arg(long)]
+    pub(crate) games: Option<u32>,
+    /// ballots (the ACF three-move ballots of English draughts, the default for
+    /// checkers), random:PLIES (the default elsewhere: random:2), or a file of
+    /// openings, one a line.
+    #[arg(long)]
+    pub(crate) openings: Option<String>,
+    /// Stop when the SPRT decides: elo0=E0,elo1=E1[,alpha=A,beta=B] (alpha and
+    /// beta 0.05 unless given).
+    #[arg(long)]
+    pub(crate) sprt: Option<String>,
+    /// Write the games as PDN to this file (checked writable before the games,
+    /// rewritten whole after each one).
+    #[arg(long)]
+    pub(crate) pdn: Option<std::path::PathBuf>,
+    /// Games played at once (each with its own two engine processes).
+    #[arg(long, default_value_t = 1)]
+    pub(crate) concurrency: usize,
+    /// Seconds a move may take beyond --time (with --nodes: in all) before it is
+    /// forfeited.
+    #[arg(long, default_value_t = 1.0)]
+    pub(crate) grace: f64,
+    /// Seconds an engine has to answer uci and isready.
+    #[arg(long, default_value_t = 5.0)]
+    pub(crate) startup: f64,
+    /// Adjudicate a draw after this many plies after the opening (at least 1:
+    /// a match between outside engines always has a limit).
+    #[arg(long, default_value_t = 1000)]
+    pub(crate) max_plies: u32,
+    /// Seed of random openings.
+    #[arg(long, default_value_t = 1)]
+    pub(crate) seed: u64,
+}
+
+/// The settings of `ply solve` beyond the position.
+#[derive(clap::Args, Debug, Clone)]
+pub(crate) struct SolveArgs {
+    /// Save what the solve has proved to this file as it goes (whenever that
+    /// changes, at most once a second, on Ctrl-C and at the end); it must not
+    /// exist unless --resume (kalah only).
+    #[arg(long)]
+    pub(crate) checkpoint: Option<std::path::PathBuf>,
+    /// Go on from the --checkpoint file of the same solve.
+    #[arg(long, requires = "checkpoint")]
+    pub(crate) resume: bool,
+    /// Threads building endgame tables and solving (1 to 64 per core, at most
+    /// 1024). Default: every core (shared among the ranks an MPI launcher started
+    /// on this machine).
+    #[arg(long, env = "PLY_THREADS", value_name = "N")]
+    pub(crate) threads: Option<usize>,
+    /// The solver's transposition table in MiB (1 to 1048576, within the
+    /// machine's memory). Default by board: 512 up to 48 seeds in play, 1024
+    /// beyond, 8 when the endgame tables cover all but 12 seeds (kalah only).
+    #[arg(long, env = "PLY_HASH_MB", value_name = "MB")]
+    pub(crate) hash_mb: Option<usize>,
+    /// Seeds in play the endgame tables cover (0 to 126; 0: none), built once
+    /// and kept in PLY_TABLES_DIR. Default by board, or more if the file on disk
+    /// holds more and fits in half the free memory (kalah only).
+    #[arg(long, env = "PLY_KALAH_TABLE_SEEDS", value_name = "SEEDS")]
+    pub(crate) table_seeds: Option<u32>,
+    /// Tuning: plies (0 to 64) of the shallow searches that give each part of the
+    /// solve its first guess and order the moves. Default: 12 up to 48 seeds in
+    /// play, a ply more for every two seeds beyond, at most 20 (kalah only).
+    #[arg(long, env = "PLY_GUESS_DEPTH", value_name = "PLIES")]
+    pub(crate) guess_depth: Option<u32>,
+    /// Nodes (or max) a first move may spend on its exact value after its first
+    /// pass; over it the solve prints the upper bound proved so far. Default: max,
+    /// every value exact (kalah in one process only).
+    #[arg(long, env = "PLY_KALAH_MOVE_NODES", value_name = "NODES")]
+    pub(crate) move_nodes: Option<String>,
+    /// Under mpirun or srun: the plies (1 to 4) down to which each position's most
+    /// promising reply is split into items. Default: 2 up to 3 ranks × threads, 3
+    /// from 4, 4 from 16 (kalah only).
+    #[arg(long, env = "PLY_KALAH_SPLIT_PLIES", value_name = "PLIES")]
+    pub(crate) split_plies: Option<usize>,
+    #[command(flatten)]
+    pub(crate) ranks: RankArgs,
+}
+
+impl SolveArgs {
+    /// The solver's options, after [`super::checks`]; `stop_nodes` is the test hook
+    /// of `--resume` (never on the command line).
+    pub(crate) fn options(
+        self,
+        stop_nodes: Option<u64>,
+    ) -> Result<ply_host::solving::SolveOptions, String> {
+        let move_nodes = match &self.move_nodes {
+            Some(text) => Some(ply_host::settings::nodes_or_max(text, "--move-nodes")?),
+            None => None,
+        };
+        Ok(ply_host::solving::SolveOptions {
+            checkpoint: self.checkpoint,
+            resume: self.resume,
+            threads: Some(
+                self.threads
+                    .unwrap_or_else(ply_host::distributed::default_threads),
+            ),
+            hash_mb: self.hash_mb.map(|mb| mb as u64),
+            tables_dir: ply_host::settings::environment()?.tables_dir,
+            table_seeds: self.table_seeds,
+            guess_depth: self.guess_depth,
+            move_nodes,
+            split_plies: self.split_plies,
+            rank_timeout: self.ranks.rank_timeout,
+            stop_nodes,
+        })
+    }
 }
 
 impl CheckpointArgs {
@@ -46,6 +201,7 @@ impl CheckpointArgs {
             checkpoint: self.checkpoint,
             resume: self.resume,
             command,
+            rank_timeout: self.ranks.rank_timeout,
         }
     }
 }
@@ -77,18 +233,19 @@ pub(crate) enum Command {
         /// One line per root move.
         #[arg(long)]
         divide: bool,
-        /// Count on this many threads (1 to 64 per core, at most 1024).
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
+        /// Count on this many threads (1 to 64 per core, at most 1024). Default: every
+        /// core (shared among the ranks an MPI launcher started on this machine).
+        #[arg(long, env = "PLY_THREADS", value_name = "N")]
+        threads: Option<usize>,
         /// Count capture paths with the same origin, destination and captured
         /// pieces once (checkers).
         #[arg(long)]
         unique: bool,
-        /// The table of exact counts in MiB (1 to 65536, within the free memory;
+        /// The table of exact counts in MiB (1 to 1048576, within the free memory;
         /// rounded down to a power of two). Default: a size from the depth and the
         /// free memory, for depth 6 or more of a game with a perft key (Kalah, which
         /// rarely transposes, counts without one).
-        #[arg(long)]
+        #[arg(long, env = "PLY_HASH_MB", value_name = "MB")]
         hash_mb: Option<usize>,
         /// Count without a table: every move path generated, as the plain move
         /// generator counts (its speed, the peers' way of measuring perft).
@@ -120,9 +277,10 @@ pub(crate) enum Command {
         #[arg(long, default_value = "engine")]
         algo: String,
         /// Threads for the engine and the parallel strategies (1 to 64 per core, at
-        /// most 1024).
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
+        /// most 1024). Default: 1, the single-thread engine, whose results repeat
+        /// exactly.
+        #[arg(long, env = "PLY_THREADS", value_name = "N")]
+        threads: Option<usize>,
         /// ybwc: split at nodes with at least this many plies left (default: depth - 3, at least 2).
         #[arg(long)]
         parallel_depth: Option<u32>,
@@ -130,9 +288,10 @@ pub(crate) enum Command {
         /// -2.5,1,1,1).
         #[arg(long, allow_hyphen_values = true)]
         eval: Option<String>,
-        /// Transposition table size in MiB (1 to 65536, within the free memory).
-        #[arg(long, default_value_t = 64)]
-        hash_mb: usize,
+        /// Transposition table size in MiB (1 to 1048576, within the free memory).
+        /// Default: 64.
+        #[arg(long, env = "PLY_HASH_MB", value_name = "MB")]
+        hash_mb: Option<usize>,
         /// Print the moves in this notation (checkers: pdn or calgary).
         #[arg(long)]
         notation: Option<String>,
@@ -148,14 +307,8 @@ pub(crate) enum Command {
         game: String,
         #[command(flatten)]
         pos: PositionArgs,
-        /// Save what the solve has proved to this file as it goes (whenever that
-        /// changes, at most once a second, on Ctrl-C and at the end); it must not
-        /// exist unless --resume (kalah only).
-        #[arg(long)]
-        checkpoint: Option<std::path::PathBuf>,
-        /// Go on from the --checkpoint file of the same solve.
-        #[arg(long, requires = "checkpoint")]
-        resume: bool,
+        #[command(flatten)]
+        solve: SolveArgs,
     },
     /// Play a game: human or AI on each side.
     Play {
@@ -180,10 +333,14 @@ pub(crate) enum Command {
         /// tournament`; the game's own rules end it).
         #[arg(long, default_value_t = 0)]
         max_plies: u32,
-        /// The AI's search threads (default: every core; 1 is the single-thread,
-        /// reproducible engine).
-        #[arg(long)]
+        /// The AI's search threads (1 to 64 per core, at most 1024; 1 is the
+        /// single-thread, reproducible engine). Default: every core.
+        #[arg(long, env = "PLY_THREADS", value_name = "N")]
         threads: Option<usize>,
+        /// The AI's transposition table in MiB (1 to 1048576, within the free
+        /// memory). Default: 32.
+        #[arg(long, env = "PLY_HASH_MB", value_name = "MB")]
+        hash_mb: Option<usize>,
     },
     /// Time the parallel strategies against sequential alpha-beta at a fixed depth.
     Bench {
@@ -215,9 +372,10 @@ pub(crate) enum Command {
         /// ybwc: split at nodes with at least this many plies left.
         #[arg(long)]
         parallel_depth: Option<u32>,
-        /// Lazy SMP shared table size in MiB (1 to 65536, within the free memory).
-        #[arg(long, default_value_t = 16)]
-        hash_mb: usize,
+        /// The table size of the strategies that keep one, in MiB (1 to 1048576,
+        /// within the free memory). Default: 16.
+        #[arg(long, env = "PLY_HASH_MB", value_name = "MB")]
+        hash_mb: Option<usize>,
         /// Draw speedup against threads into this SVG file (checked writable before
         /// the bench runs, written whole at the end).
         #[arg(long)]
@@ -231,12 +389,15 @@ pub(crate) enum Command {
         /// -2.5,1,1,1); `setoption name Eval` changes it.
         #[arg(long, allow_hyphen_values = true)]
         eval: Option<String>,
-        /// Search threads (1 to 64 per core, at most 1024).
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
-        /// Transposition table size in MiB (1 to 65536, within the free memory).
-        #[arg(long, default_value_t = 16)]
-        hash_mb: usize,
+        /// Search threads (1 to 64 per core, at most 1024); `setoption name Threads`
+        /// changes them. Default: 1, the single-thread engine, whose results repeat
+        /// exactly.
+        #[arg(long, env = "PLY_THREADS", value_name = "N")]
+        threads: Option<usize>,
+        /// Transposition table size in MiB (1 to 1048576, within the free memory).
+        /// Default: 16.
+        #[arg(long, env = "PLY_HASH_MB", value_name = "MB")]
+        hash_mb: Option<usize>,
         /// The engine's search switches over the game's defaults, comma-separated:
         /// lmr=on|off (late move reductions), extend=on|off (a forced move costs no
         /// ply), aspiration=N (the root window's half-width, 0: none); `setoption
@@ -245,59 +406,7 @@ pub(crate) enum Command {
         search: String,
     },
     /// Two engine programs play each other, refereed by ply (docs/match.md).
-    Match {
-        /// The game spec (sent to the engines with `ucinewgame`).
-        game: String,
-        /// Engine A's command line, split as a shell splits words, e.g.
-        /// "target/release/ply engine checkers".
-        #[arg(long, allow_hyphen_values = true)]
-        a: String,
-        /// Engine B's command line.
-        #[arg(long, allow_hyphen_values = true)]
-        b: String,
-        /// Seconds a move (`go movetime`).
-        #[arg(long, default_value_t = 0.1)]
-        time: f64,
-        /// Nodes a move instead of a time (`go nodes N`): a match of evaluations or
-        /// searches that the machine's load does not sway; a move is forfeited after
-        /// --grace seconds.
-        #[arg(long, conflicts_with = "time")]
-        nodes: Option<u64>,
-        /// Games to play (default: every opening of the deck twice, or 20 with
-        /// random openings).
-        #[arg(long)]
-        games: Option<u32>,
-        /// ballots (the ACF three-move ballots of English draughts, the default for
-        /// checkers), random:PLIES (the default elsewhere: random:2), or a file of
-        /// openings, one a line.
-        #[arg(long)]
-        openings: Option<String>,
-        /// Stop when the SPRT decides: elo0=E0,elo1=E1[,alpha=A,beta=B] (alpha and
-        /// beta 0.05 unless given).
-        #[arg(long)]
-        sprt: Option<String>,
-        /// Write the games as PDN to this file (checked writable before the games,
-        /// rewritten whole after each one).
-        #[arg(long)]
-        pdn: Option<std::path::PathBuf>,
-        /// Games played at once (each with its own two engine processes).
-        #[arg(long, default_value_t = 1)]
-        concurrency: usize,
-        /// Seconds a move may take beyond --time (with --nodes: in all) before it is
-        /// forfeited.
-        #[arg(long, default_value_t = 1.0)]
-        grace: f64,
-        /// Seconds an engine has to answer uci and isready.
-        #[arg(long, default_value_t = 5.0)]
-        startup: f64,
-        /// Adjudicate a draw after this many plies after the opening (at least 1:
-        /// a match between outside engines always has a limit).
-        #[arg(long, default_value_t = 1000)]
-        max_plies: u32,
-        /// Seed of random openings.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-    },
+    Match(MatchArgs),
     /// Check another program's move generator through the engine protocol: legal
     /// moves and perft divides against ply's, walking down to the first position
     /// that differs. Exit status 0: agree; 1: a difference; 2: bad input or a
@@ -341,11 +450,16 @@ pub(crate) enum Command {
         /// Round robin: games per pair (the C++ Halma README: 2).
         #[arg(long, default_value_t = 2, requires = "strategies")]
         games_per_pair: u32,
-        /// Search threads of each AI (default: every core; a config's `threads=N`
-        /// overrides it); round robin: games played in parallel (default: all cores).
-        /// At most 64 per core and 1024.
-        #[arg(long)]
+        /// Search threads of each AI (a config's `threads=N` overrides it); round
+        /// robin: games played in parallel. 1 to 64 per core, at most 1024. Default:
+        /// every core (shared among the ranks an MPI launcher started on this
+        /// machine).
+        #[arg(long, env = "PLY_THREADS", value_name = "N")]
         threads: Option<usize>,
+        /// The transposition table of each AI in MiB (1 to 1048576, within the free
+        /// memory). Default: 16.
+        #[arg(long, env = "PLY_HASH_MB", value_name = "MB")]
+        hash_mb: Option<usize>,
         /// Round robin: write one CSV line per game to this file (checked writable
         /// before the games, written whole at the end).
         #[arg(long, requires = "strategies")]
@@ -383,8 +497,9 @@ pub(crate) enum DbAction {
         /// Every position with up to this many pieces (1 to 8).
         #[arg(long)]
         pieces: u32,
-        /// Build on this many threads (default: every core).
-        #[arg(long)]
+        /// Threads building the databases (1 to 64 per core, at most 1024).
+        /// Default: every core.
+        #[arg(long, env = "PLY_THREADS", value_name = "N")]
         threads: Option<usize>,
         /// Then check every position's value against its children's.
         #[arg(long)]

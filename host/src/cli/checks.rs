@@ -1,7 +1,7 @@
 //! Every setting of a command checked before any work: numbers in range and affordable,
 //! output files writable, and the commands an MPI run cannot deal out refused.
 
-use super::args::{Command, DbAction};
+use super::args::{CheckpointArgs, Command, DbAction, RankArgs, SolveArgs};
 
 /// A form of a command whose options differ from its other forms'.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,6 +46,7 @@ const FORM_ONLY: &[(&str, Form)] = &[
     ("games", Form::TwoConfigs),
     ("random_plies", Form::TwoConfigs),
     ("max_plies", Form::TwoConfigs),
+    ("hash_mb", Form::TwoConfigs),
 ];
 
 /// The options of the subcommand in `matches` given on the command line (not
@@ -102,13 +103,8 @@ pub(super) fn check_settings(
             checkpoint,
             ..
         } => {
-            settings::threads(*threads, "--threads")?;
-            if let Some(mb) = hash_mb {
-                settings::hash_mb(*mb, "--hash-mb")?;
-            }
-            if let Some(path) = &checkpoint.checkpoint {
-                locks.extend(settings::checkpoint(path, checkpoint.resume)?);
-            }
+            check_threads_and_table(*threads, *hash_mb)?;
+            locks.extend(check_job(checkpoint)?);
         }
         Command::Search {
             threads,
@@ -116,30 +112,31 @@ pub(super) fn check_settings(
             budget,
             ..
         } => {
-            settings::threads(*threads, "--threads")?;
-            settings::hash_mb(*hash_mb, "--hash-mb")?;
+            check_threads_and_table(*threads, *hash_mb)?;
             if let Some(t) = budget.time {
                 settings::seconds(t, "--time")?;
             }
         }
         Command::Play {
-            budget, threads, ..
+            budget,
+            threads,
+            hash_mb,
+            ..
         } => {
             if let Some(t) = budget.time {
                 settings::seconds(t, "--time")?;
             }
-            if let Some(n) = threads {
-                settings::threads(*n, "--threads")?;
-            }
+            check_threads_and_table(*threads, *hash_mb)?;
         }
         Command::Bench { hash_mb, plot, .. } => {
-            settings::hash_mb(*hash_mb, "--hash-mb")?;
+            check_threads_and_table(None, *hash_mb)?;
             if let Some(path) = plot {
                 settings::output_file(path, "--plot")?;
             }
         }
         Command::Tournament {
             threads,
+            hash_mb,
             results,
             checkpoint,
             strategies,
@@ -151,47 +148,28 @@ pub(super) fn check_settings(
             if strategies.is_none() {
                 settings::games(u64::from(*games), "--games")?;
             }
-            if let Some(n) = threads {
-                settings::threads(*n, "--threads")?;
-            }
-            if let Some(path) = &checkpoint.checkpoint {
-                locks.extend(settings::checkpoint(path, checkpoint.resume)?);
-            }
+            check_threads_and_table(*threads, *hash_mb)?;
+            locks.extend(check_job(checkpoint)?);
             // Only rank 0 of an MPI run writes the results.
             if let (Some(path), false) = (results, ply_host::distributed::other_rank()) {
                 settings::output_file(std::path::Path::new(path), "--results")?;
             }
         }
-        Command::Solve {
-            checkpoint, resume, ..
-        } => {
-            if let Some(path) = checkpoint {
-                locks.extend(settings::checkpoint(path, *resume)?);
-            }
-        }
+        Command::Solve { solve, .. } => locks.extend(check_solve(solve)?),
         Command::Engine {
             threads, hash_mb, ..
         } => {
-            settings::threads(*threads, "--threads")?;
-            settings::hash_mb(*hash_mb, "--hash-mb")?;
+            check_threads_and_table(*threads, *hash_mb)?;
         }
-        Command::Match {
-            time,
-            nodes,
-            grace,
-            startup,
-            concurrency,
-            pdn,
-            ..
-        } => {
-            settings::seconds(*time, "--time")?;
-            if *nodes == Some(0) {
+        Command::Match(m) => {
+            settings::seconds(m.time, "--time")?;
+            if m.nodes == Some(0) {
                 return Err("--nodes must be at least 1".into());
             }
-            settings::seconds(*grace, "--grace")?;
-            settings::seconds(*startup, "--startup")?;
-            settings::threads(*concurrency, "--concurrency")?;
-            if let Some(path) = pdn {
+            settings::seconds(m.grace, "--grace")?;
+            settings::seconds(m.startup, "--startup")?;
+            settings::threads(m.concurrency, "--concurrency")?;
+            if let Some(path) = &m.pdn {
                 settings::output_file(path, "--pdn")?;
             }
         }
@@ -218,12 +196,83 @@ pub(super) fn check_settings(
         Command::Play { .. } => ply_host::distributed::one_process_only("play"),
         Command::Bench { .. } => ply_host::distributed::one_process_only("bench"),
         Command::Engine { .. } => ply_host::distributed::one_process_only("engine"),
-        Command::Match { .. } => ply_host::distributed::one_process_only("match"),
+        Command::Match(_) => ply_host::distributed::one_process_only("match"),
         Command::Verify { .. } => ply_host::distributed::one_process_only("verify"),
         Command::Db { .. } => ply_host::distributed::one_process_only("db"),
         Command::Perft { .. } | Command::Tournament { .. } => Ok(()),
     };
     one_process.map(|()| locks)
+}
+
+/// Checks `--threads` and `--hash-mb` as given (on the command line or through
+/// `PLY_THREADS` and `PLY_HASH_MB`, which [`ply_host::settings::environment`] has
+/// checked first with lines that name them): in range, and the table within the
+/// memory free now.
+fn check_threads_and_table(threads: Option<usize>, hash_mb: Option<usize>) -> Result<(), String> {
+    if let Some(n) = threads {
+        ply_host::settings::threads(n, "--threads")?;
+    }
+    if let Some(mb) = hash_mb {
+        ply_host::settings::hash_mb(mb, "--hash-mb")?;
+    }
+    Ok(())
+}
+
+/// Checks `ply solve`'s settings and takes its checkpoint's lock.
+fn check_solve(solve: &SolveArgs) -> Result<Option<ply_host::files::Lock>, String> {
+    use ply_host::settings::{self, in_range};
+    check_threads_and_table(solve.threads, None)?;
+    if let Some(mb) = solve.hash_mb {
+        // The solver's table is touched as the solve goes: bounded by the machine's
+        // memory, not the memory free now.
+        in_range(
+            mb as u64,
+            1,
+            settings::MAX_HASH_MB as u64,
+            "--hash-mb",
+            " (MiB)",
+        )?;
+        ply_host::memory::check_total((mb as u64) << 20, &format!("--hash-mb {}", mb))?;
+    }
+    if let Some(k) = solve.table_seeds {
+        let max = u64::from(ply_core::games::kalah::solver::MAX_TABLE_SEEDS);
+        in_range(u64::from(k), 0, max, "--table-seeds", "")?;
+    }
+    if let Some(d) = solve.guess_depth {
+        let max = u64::from(settings::MAX_GUESS_DEPTH);
+        in_range(u64::from(d), 0, max, "--guess-depth", " (plies)")?;
+    }
+    if let Some(n) = &solve.move_nodes {
+        settings::nodes_or_max(n, "--move-nodes")?;
+    }
+    if let Some(p) = solve.split_plies {
+        let max = settings::MAX_SPLIT_PLIES as u64;
+        in_range(p as u64, 1, max, "--split-plies", " (plies)")?;
+    }
+    check_ranks(&solve.ranks)?;
+    match &solve.checkpoint {
+        Some(path) => ply_host::distributed::checkpoint::claim(path, solve.resume),
+        None => Ok(None),
+    }
+}
+
+/// Checks the options of a job that deals its items out to the ranks of an MPI run.
+fn check_ranks(ranks: &RankArgs) -> Result<(), String> {
+    if let Some(t) = ranks.rank_timeout {
+        let max = ply_host::settings::MAX_RANK_TIMEOUT;
+        ply_host::settings::in_range(t, 1, max, "--rank-timeout", " (seconds)")?;
+    }
+    Ok(())
+}
+
+/// Checks a long job's options and takes its checkpoint's lock
+/// ([`ply_host::distributed::checkpoint::claim`]).
+fn check_job(job: &CheckpointArgs) -> Result<Option<ply_host::files::Lock>, String> {
+    check_ranks(&job.ranks)?;
+    match &job.checkpoint {
+        Some(path) => ply_host::distributed::checkpoint::claim(path, job.resume),
+        None => Ok(None),
+    }
 }
 
 /// Refuses one file given for two of the command's outputs

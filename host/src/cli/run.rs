@@ -12,6 +12,44 @@ use super::checks::check_settings;
 
 const MAX_PERFT_DEPTH: u32 = 64;
 
+/// `ply search`'s table when `--hash-mb` does not say, in MiB.
+const SEARCH_HASH_MB: usize = 64;
+
+/// `ply engine`'s and `ply bench`'s table when `--hash-mb` does not say, in MiB.
+const ENGINE_HASH_MB: usize = 16;
+
+/// The threads of the long jobs (perft, solve, play, tournament) when `--threads`
+/// does not say: every core ([`ply_host::distributed::default_threads`]).
+fn long_work_threads(threads: Option<usize>) -> usize {
+    threads.unwrap_or_else(ply_host::distributed::default_threads)
+}
+
+/// The node count at which `ply solve kalah` stops as on Ctrl-C: the test hook of
+/// `--resume`, read from `PLY_KALAH_STOP_NODES` in builds with debug assertions
+/// only (every `cargo test` build: the test profile keeps them), never in a release
+/// build and never on the command line.
+#[cfg(debug_assertions)]
+fn stop_nodes_hook() -> Result<Option<u64>, String> {
+    let Some(v) = std::env::var_os("PLY_KALAH_STOP_NODES") else {
+        return Ok(None);
+    };
+    let text = v.to_string_lossy();
+    match text.parse::<u64>() {
+        Ok(n) if n >= 1 => Ok(Some(n)),
+        _ => Err(format!(
+            "PLY_KALAH_STOP_NODES={} is not a whole number 1 to {}",
+            ply_host::quote::quote(&text),
+            u64::MAX
+        )),
+    }
+}
+
+/// Release builds have no test hook.
+#[cfg(not(debug_assertions))]
+fn stop_nodes_hook() -> Result<Option<u64>, String> {
+    Ok(None)
+}
+
 /// Runs the command; `Ok` holds the exit status (0, or 1 when `ply verify` found a
 /// difference).
 /// `given` names the options given on the command line ([`super::given_options`]).
@@ -64,43 +102,28 @@ fn run_command(command: Command) -> Result<(), String> {
             engine::EngineCommand {
                 spec: game.clone(),
                 eval,
-                threads,
-                hash_mb,
+                threads: threads.unwrap_or(1),
+                hash_mb: hash_mb.unwrap_or(ENGINE_HASH_MB),
                 switches: ply_host::parallel::Switches::parse(&search)?,
             },
         ),
-        Command::Match {
-            game,
-            a,
-            b,
-            time,
-            nodes,
-            games,
-            openings,
-            sprt,
-            pdn,
-            concurrency,
-            grace,
-            startup,
-            max_plies,
-            seed,
-        } => with_game(
-            &game,
+        Command::Match(m) => with_game(
+            &m.game,
             r#match::Match {
-                spec: game.clone(),
-                a,
-                b,
-                time,
-                nodes,
-                games,
-                openings,
-                sprt,
-                pdn,
-                concurrency,
-                grace,
-                startup,
-                max_plies,
-                seed,
+                spec: m.game.clone(),
+                a: m.a,
+                b: m.b,
+                time: m.time,
+                nodes: m.nodes,
+                games: m.games,
+                openings: m.openings,
+                sprt: m.sprt,
+                pdn: m.pdn,
+                concurrency: m.concurrency,
+                grace: m.grace,
+                startup: m.startup,
+                max_plies: m.max_plies,
+                seed: m.seed,
             },
         )
         .map(drop),
@@ -134,7 +157,7 @@ fn run_command(command: Command) -> Result<(), String> {
                     position: pos.position,
                     after: pos.after,
                     divide,
-                    threads,
+                    threads: long_work_threads(threads),
                     unique,
                     hash_mb,
                     no_table,
@@ -176,8 +199,8 @@ fn run_command(command: Command) -> Result<(), String> {
                 nodes: budget.nodes,
                 algo,
                 eval,
-                hash_mb,
-                threads,
+                hash_mb: hash_mb.unwrap_or(SEARCH_HASH_MB),
+                threads: threads.unwrap_or(1),
                 parallel_depth,
                 notation,
             },
@@ -209,7 +232,7 @@ fn run_command(command: Command) -> Result<(), String> {
                 runs,
                 eval,
                 parallel_depth,
-                hash_mb,
+                hash_mb: hash_mb.unwrap_or(ENGINE_HASH_MB),
                 plot,
             },
         )
@@ -230,17 +253,12 @@ fn run_command(command: Command) -> Result<(), String> {
                 verify,
             },
         ),
-        Command::Solve {
-            game,
-            pos,
-            checkpoint,
-            resume,
-        } => with_game(
+        Command::Solve { game, pos, solve } => with_game(
             &game,
             solve::Solve {
                 position: pos.position,
                 after: pos.after,
-                options: ply_host::games::SolveOptions { checkpoint, resume },
+                options: solve.options(stop_nodes_hook()?)?,
             },
         )
         .map(drop),
@@ -253,6 +271,7 @@ fn run_command(command: Command) -> Result<(), String> {
             eval,
             max_plies,
             threads,
+            hash_mb,
         } => with_game(
             &game,
             play::Play {
@@ -264,7 +283,8 @@ fn run_command(command: Command) -> Result<(), String> {
                 nodes: budget.nodes,
                 eval,
                 max_plies,
-                threads: threads.unwrap_or_else(ply_host::parallel::cores),
+                threads: long_work_threads(threads),
+                hash_mb: hash_mb.unwrap_or(play::DEFAULT_HASH_MB),
             },
         )
         .map(drop),
@@ -300,7 +320,7 @@ fn run_command(command: Command) -> Result<(), String> {
                     .collect(),
                 depth,
                 games_per_pair,
-                threads: threads.unwrap_or_else(ply_host::parallel::cores),
+                threads: long_work_threads(threads),
                 results,
                 minimax,
                 seed,
@@ -318,6 +338,7 @@ fn run_command(command: Command) -> Result<(), String> {
             seed,
             max_plies,
             threads,
+            hash_mb,
             checkpoint,
             ..
         } => {
@@ -336,6 +357,7 @@ fn run_command(command: Command) -> Result<(), String> {
                     ("--seed", Some(seed.to_string())),
                     ("--max-plies", Some(max_plies.to_string())),
                     ("--threads", threads.map(|n| n.to_string())),
+                    ("--hash-mb", hash_mb.map(|n| n.to_string())),
                 ],
             );
             with_game(
@@ -347,7 +369,8 @@ fn run_command(command: Command) -> Result<(), String> {
                     random_plies,
                     seed,
                     max_plies,
-                    threads: threads.unwrap_or_else(ply_host::parallel::cores),
+                    threads: long_work_threads(threads),
+                    hash_mb: hash_mb.unwrap_or(tournament::DEFAULT_HASH_MB),
                     distributed: checkpoint.options(command),
                 },
             )

@@ -282,7 +282,7 @@ pub fn plot(
         .iter()
         .map(|r| r.speedup)
         .fold(max_threads as f64, f64::max);
-    // Drawn into memory, then written whole (interrupt::write_atomic): Ctrl-C never
+    // Drawn into memory, then written whole (files::write_atomic): Ctrl-C never
     // leaves half a plot behind.
     let mut svg = String::new();
     let root = SVGBackend::with_string(&mut svg, (720, 480)).into_drawing_area();
@@ -336,7 +336,7 @@ pub fn plot(
     root.present()?;
     drop(chart);
     drop(root);
-    crate::interrupt::write_atomic(path, svg.as_bytes())?;
+    crate::files::write_atomic(path, svg.as_bytes())?;
     Ok(())
 }
 

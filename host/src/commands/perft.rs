@@ -14,8 +14,8 @@ use std::time::Instant;
 use ply_core::perft::{perft, perft_divide};
 use ply_core::Game;
 
-use crate::commands::{rate, secs};
 use crate::games::HostGame;
+use crate::output::{percent, rate, secs};
 use crate::parallel::perft::TabledStatus;
 use crate::parallel::SharedPerftTable;
 use crate::position::setup;
@@ -101,28 +101,24 @@ impl GameCommand for Perft {
             return run_tabled(&game, &self, table);
         }
         let t = Instant::now();
-        let total = if self.threads != 1 {
+        let total = if self.divide && self.threads != 1 {
             let err = |e: crate::parallel::ParallelError| e.to_string();
-            if self.divide {
-                let lines = crate::parallel::perft::perft_divide(&game, self.depth, self.threads)
-                    .map_err(err)?;
-                for &(mv, n) in &lines {
-                    crate::outln!("{}: {}", game.display_move(mv), n)?;
-                }
-                if self.depth == 0 {
-                    1
-                } else {
-                    lines.iter().map(|&(_, n)| n).sum()
-                }
+            let lines = crate::parallel::perft::perft_divide(&game, self.depth, self.threads)
+                .map_err(err)?;
+            for &(mv, n) in &lines {
+                crate::outln!("{}: {}", game.display_move(mv), n)?;
+            }
+            if self.depth == 0 {
+                1
             } else {
-                crate::parallel::perft::perft(&game, self.depth, self.threads).map_err(err)?
+                lines.iter().map(|&(_, n)| n).sum()
             }
         } else if self.divide {
             perft_divide(&game, self.depth, |mv, n| {
                 let _ = crate::outln!("{}: {}", game.display_move(mv), n);
             })
         } else {
-            perft_with_progress(&game, self.depth)
+            perft_with_progress(&game, self.depth, self.threads)
         };
         let s = t.elapsed().as_secs_f64();
         crate::outln!("{}", total)?;
@@ -191,33 +187,19 @@ fn run_tabled<G: HostGame>(
     crate::outln!("{}", total)?;
     crate::outln!("time: {}", secs(s))?;
     crate::outln!("leaves/s: {}", rate(total, s))?;
-    crate::outln!("{}", table_line(table.bytes(), sum.probes, sum.hits))?;
+    crate::outln!(
+        "{}",
+        crate::parallel::perft_table::table_line(table.bytes(), sum.probes, sum.hits)
+    )?;
     Ok(total)
 }
 
-/// The last line of a perft with a table: its size (each process's, in a
-/// distributed count), the lookups and the share they answered.
-pub fn table_line(bytes: u64, probes: u64, hits: u64) -> String {
-    format!(
-        "table: {} MiB, {} probes, {:.1}% hits",
-        bytes >> 20,
-        probes,
-        percent(hits, probes)
-    )
-}
-
-fn percent(part: u64, whole: u64) -> f64 {
-    if whole == 0 {
-        0.0
-    } else {
-        100.0 * part as f64 / whole as f64
-    }
-}
-
-/// Sequential perft that shows progress on standard error when it runs longer than a
-/// second: the tree is split into at least 1024 subtrees a few plies down (fewer if the
-/// tree is that small), counted one after the other.
-pub fn perft_with_progress<G: Game>(game: &G, depth: u32) -> u64 {
+/// Perft on `threads` threads that shows progress on standard error when it runs
+/// longer than a second: the tree is split into at least 1024 subtrees a few plies
+/// down (fewer if the tree is that small), which the threads take one at a time
+/// (on one thread, in order) while this thread reports how many are counted.
+pub fn perft_with_progress<G: Game + Sync>(game: &G, depth: u32, threads: usize) -> u64 {
+    use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
     let mut frontier = vec![*game];
     let mut d = depth;
     while d > 1 && frontier.len() < 1024 {
@@ -232,22 +214,49 @@ pub fn perft_with_progress<G: Game>(game: &G, depth: u32) -> u64 {
             .collect();
         d -= 1;
     }
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let leaves = AtomicU64::new(0);
+    let count = || loop {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        let Some(g) = frontier.get(i) else {
+            return;
+        };
+        leaves.fetch_add(perft(g, d), Ordering::Relaxed);
+        done.fetch_add(1, Ordering::Release);
+    };
     let mut progress = crate::interrupt::Progress::new();
-    let mut leaves = 0u64;
-    for (i, g) in frontier.iter().enumerate() {
-        leaves += perft(g, d);
+    let show = |progress: &mut crate::interrupt::Progress| {
         let t = progress.elapsed();
         progress.tick(|| {
             format!(
                 "perft: {}/{} subtrees at ply {}, {} leaves, {}",
-                i + 1,
+                done.load(Ordering::Acquire),
                 frontier.len(),
                 depth - d,
-                leaves,
+                leaves.load(Ordering::Relaxed),
                 secs(t)
             )
         });
+    };
+    if threads <= 1 {
+        while done.load(Ordering::Relaxed) < frontier.len() {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            leaves.fetch_add(perft(&frontier[i], d), Ordering::Relaxed);
+            done.fetch_add(1, Ordering::Release);
+            show(&mut progress);
+        }
+    } else {
+        std::thread::scope(|scope| {
+            for _ in 0..threads.min(frontier.len()) {
+                scope.spawn(count);
+            }
+            while done.load(Ordering::Acquire) < frontier.len() {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+                show(&mut progress);
+            }
+        });
     }
     progress.finish();
-    leaves
+    leaves.into_inner()
 }

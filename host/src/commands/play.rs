@@ -37,6 +37,9 @@ impl Controller {
     }
 }
 
+/// The AI's table size when `--hash-mb` does not say, in MiB.
+pub const DEFAULT_HASH_MB: usize = 32;
+
 /// Play a game.
 #[derive(Clone, Debug)]
 pub struct Play {
@@ -58,6 +61,8 @@ pub struct Play {
     pub max_plies: u32,
     /// The AI's search threads.
     pub threads: usize,
+    /// The AI's transposition table in MiB (`--hash-mb`).
+    pub hash_mb: usize,
 }
 
 impl GameCommand for Play {
@@ -92,7 +97,7 @@ pub fn play_game<G: HostGame>(
                     eval.clone(),
                     budget,
                     opts.threads,
-                    32,
+                    opts.hash_mb,
                 ))
             })
         })

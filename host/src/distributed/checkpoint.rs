@@ -13,7 +13,7 @@
 //! | checksum | [`super::codec::fnv1a`] of every byte before it |
 //!
 //! A file is written whole, under a temporary name that is renamed into place
-//! ([`crate::interrupt::write_atomic`]), so it is never half written; a file that does
+//! ([`crate::files::write_atomic`]), so it is never half written; a file that does
 //! not check out (another magic, a wrong checksum or length) is refused as damaged,
 //! and one written by another job (another fingerprint) is refused too, each with a
 //! one-line error naming the file.
@@ -22,6 +22,34 @@ use std::path::Path;
 
 use super::codec::{fnv1a, put, Reader, Record};
 use crate::quote::quote;
+
+/// Checks `--checkpoint PATH` before any work and takes its lock: a file that can
+/// be written ([`crate::files::check_output`]), held by no other process
+/// ([`crate::files::Lock`]: a second run on the same checkpoint is refused, naming
+/// the first), and one that does not exist yet unless `resume` (whether an
+/// existing one is a good checkpoint of this command is checked when the job is
+/// known, still before any work). The lock is held until the returned guard is
+/// dropped. Only the process that writes it checks: on the other ranks of an MPI
+/// run, which may not even see the file, this does nothing (`None`).
+pub fn claim(path: &Path, resume: bool) -> Result<Option<crate::files::Lock>, String> {
+    if super::other_rank() {
+        return Ok(None);
+    }
+    crate::files::check_output(path, "--checkpoint")?;
+    let lock = crate::files::Lock::take(path, "--checkpoint", "give another --checkpoint file")?;
+    if !resume && path.exists() {
+        return Err(exists_error(path));
+    }
+    Ok(Some(lock))
+}
+
+/// The error for a checkpoint that exists where no `--resume` was given.
+pub fn exists_error(path: &Path) -> String {
+    format!(
+        "--checkpoint {} exists: add --resume to go on from it, or remove it to start again",
+        quote(&path.to_string_lossy())
+    )
+}
 
 /// The first 8 bytes of a checkpoint (the last is the format's version).
 pub const MAGIC: &[u8; 8] = b"PLYCKPT1";
@@ -119,7 +147,7 @@ pub fn save<R: Record>(
     fingerprint: &str,
     results: &[Option<R>],
 ) -> Result<(), String> {
-    crate::interrupt::write_atomic(path, &encode(fingerprint, results)).map_err(|e| {
+    crate::files::write_atomic(path, &encode(fingerprint, results)).map_err(|e| {
         format!(
             "cannot write checkpoint {}: {}",
             quote(&path.to_string_lossy()),
@@ -194,6 +222,31 @@ pub fn differing(theirs: &str, ours: &str) -> (String, String) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn checkpoints_are_checked_before_the_work() {
+        use super::claim;
+        let dir = std::env::temp_dir().join(format!("ply-claim-ckpt-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("run.ckpt");
+        claim(&path, false).unwrap();
+        claim(&path, true).unwrap();
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+        std::fs::write(&path, b"x").unwrap();
+        let e = claim(&path, false).unwrap_err();
+        assert!(e.contains("exists: add --resume"), "{}", e);
+        claim(&path, true).unwrap();
+        let e = claim(&dir.join("no/run.ckpt"), true).unwrap_err();
+        assert!(
+            e.starts_with("--checkpoint ") && e.contains("does not exist"),
+            "{}",
+            e
+        );
+        let e = claim(&dir, true).unwrap_err();
+        assert!(e.contains("is a directory"), "{}", e);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
     use super::*;
 
     fn scratch(name: &str) -> std::path::PathBuf {

@@ -130,6 +130,9 @@ pub struct Options {
     /// The command and the arguments that decide its results, as text (part of the
     /// job's fingerprint).
     pub command: String,
+    /// Under MPI, seconds rank 0 waits for a word from a rank that holds work
+    /// (`--rank-timeout`; `None`: [`coordinator::DEFAULT_RANK_TIMEOUT`]).
+    pub rank_timeout: Option<u64>,
 }
 
 impl Options {
@@ -178,6 +181,13 @@ pub fn launch_from(get: impl Fn(&str) -> Option<String>) -> Option<Launch> {
 /// rank 0 writes the results and the checkpoint).
 pub fn other_rank() -> bool {
     launch().is_some_and(|l| l.rank > 0)
+}
+
+/// The threads a command uses when `--threads` does not say: every core of the
+/// machine, shared out among the processes an MPI launcher started on it
+/// ([`local_processes`]), at least 1.
+pub fn default_threads() -> usize {
+    (crate::parallel::cores() / local_processes()).max(1)
 }
 
 /// The processes an MPI launcher started on this machine (this one included), as its
@@ -281,7 +291,7 @@ pub fn run_partial<J: Job>(
 
 /// Seconds as the per-rank summary shows them.
 pub(crate) fn secs(ns: u64) -> String {
-    crate::commands::secs(ns as f64 / 1e9)
+    crate::output::secs(ns as f64 / 1e9)
 }
 
 #[cfg(test)]

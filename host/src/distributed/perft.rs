@@ -9,7 +9,7 @@ use std::time::Instant;
 use ply_core::perft::PerftKey;
 
 use super::{Job, Options, Record};
-use crate::commands::{rate, secs};
+use crate::output::{rate, secs};
 use crate::parallel::perft::{frontier, Subtree};
 use crate::parallel::perft_table::Counted;
 use crate::parallel::SharedPerftTable;
@@ -189,7 +189,7 @@ pub fn run<G: PerftKey + Send + Sync>(
         let hits: u64 = counts.iter().map(|c| c.hits).sum();
         crate::outln!(
             "{}",
-            crate::commands::perft::table_line(table.bytes(), probes, hits)
+            crate::parallel::perft_table::table_line(table.bytes(), probes, hits)
         )?;
     }
     Ok(total)

@@ -13,42 +13,7 @@ pub mod halma;
 pub mod kalah;
 pub mod tictactoe;
 
-/// The exact value of a position and of each of its moves.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SolveOutput {
-    /// The value for the side to move, in the game's unit (tic-tac-toe: 1 win,
-    /// 0 draw, -1 loss; Kalah: final store margin).
-    pub value: i64,
-    /// Each legal move with its value for the side to move, in generation order.
-    pub move_values: Vec<(String, i64)>,
-    /// Moves whose exact value was not computed (over a node budget), each with a
-    /// proved upper bound on its value for the side to move, below `value`.
-    pub move_upper_bounds: Vec<(String, i64)>,
-    /// Further lines to print (nodes, table statistics).
-    pub details: Vec<String>,
-}
-
-/// How `ply solve` runs beyond the position: the checkpoint of a long solve.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct SolveOptions {
-    /// Save what is proved to this file as the solve goes (`--checkpoint`).
-    pub checkpoint: Option<std::path::PathBuf>,
-    /// Go on from what the checkpoint holds (`--resume`).
-    pub resume: bool,
-}
-
-impl SolveOptions {
-    /// An error for a game whose solve keeps no checkpoint, if one was asked for.
-    pub fn refuse_checkpoint(&self, game: &str) -> Result<(), String> {
-        match self.checkpoint {
-            Some(_) => Err(format!(
-                "--checkpoint is not available for solving {} (only kalah)",
-                game
-            )),
-            None => Ok(()),
-        }
-    }
-}
+pub use crate::solving::{SolveOptions, SolveOutput};
 
 /// A game the `ply` tools can run.
 pub trait HostGame:

@@ -19,6 +19,9 @@ use ply_core::Game;
 
 use crate::distributed::Record;
 
+/// Bounds standing for "nothing known" on a value (beyond any Kalah margin).
+pub(super) const UNKNOWN: (i32, i32) = (-1000, 1000);
+
 /// What is proved about one task (the root or a first move); values for the root's
 /// side to move. As a record: `[flags, lower, upper, nodes]`, bit 0 of `flags` set
 /// when the task is finished, the bounds as `i64` in two's complement.
@@ -70,7 +73,7 @@ impl Record for TaskState {
 /// Refuses a checkpoint (at `shown`, quoted) whose records hold a bound no game
 /// from `game` can score: each bound is a store difference, at most the seeds on
 /// the board either way, or the "nothing proved yet" of
-/// [`super::proved::UNKNOWN`]. A file with a good checksum can still have been
+/// [`UNKNOWN`]. A file with a good checksum can still have been
 /// written by hand: its values would otherwise be printed as the solve's.
 pub fn check_ranges(
     records: &[Option<TaskState>],
@@ -80,7 +83,7 @@ pub fn check_ranges(
     use ply_core::Player;
     let total =
         (game.seeds_in_play() + game.store(Player::First) + game.store(Player::Second)) as i32;
-    let (unknown_lo, unknown_hi) = super::proved::UNKNOWN;
+    let (unknown_lo, unknown_hi) = UNKNOWN;
     let fits = |v: i32| (-total..=total).contains(&v);
     for t in records.iter().flatten() {
         for (v, unknown) in [(t.lo, unknown_lo), (t.hi, unknown_hi)] {

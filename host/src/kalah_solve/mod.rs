@@ -4,27 +4,15 @@
 //! transposition table ([`SharedSolverTable`]; `scheduler.rs`). The same tables and
 //! solver serve the AI players' exact play ([`play`]).
 //!
-//! Settings (environment variables, checked by [`crate::settings::environment`]):
-//! * `PLY_TABLES_DIR`: where endgame tables live (default `$XDG_CACHE_HOME/ply`,
-//!   else `$HOME/.cache/ply`, else `.ply-tables`);
-//! * `PLY_KALAH_TABLE_SEEDS`: seeds in play the tables cover (default by board size,
-//!   see [`default_table_seeds`], or more if the table file on disk holds more and
-//!   fits in half the free memory; `0` for none; the AI players' default differs:
-//!   `play.rs`);
-//! * `PLY_HASH_MB`: transposition table MiB (default by board, see
-//!   `default_hash_mb`: 512 up to 48 seeds in play, 1024 beyond, 8 when the
-//!   tables cover all but a few seeds);
-//! * `PLY_THREADS`: threads building endgame tables and solvers (default: the
-//!   machine's cores);
-//! * `PLY_GUESS_DEPTH`: plies of the shallow searches that give each task its
-//!   first guess and order the moves (default 12 up to 48 seeds in play, a ply
-//!   more for every two seeds beyond, at most 20);
-//! * `PLY_KALAH_MOVE_NODES`: nodes a first move may spend on its exact value after
-//!   its first null-window pass (default `max`: no limit, every value exact); over
-//!   it, `ply solve` prints the upper bound proved so far (for boards too big to
-//!   solve every move in the time at hand);
-//! * `PLY_KALAH_STOP_NODES`: stop (as Ctrl-C would, saving the checkpoint) once the
-//!   solvers have searched about this many nodes: the test hook of `--resume`.
+//! Settings ([`SolveOptions`], from `ply solve`'s flags: `ply solve --help`):
+//! `PLY_TABLES_DIR` where endgame tables live (default `$XDG_CACHE_HOME/ply`, else
+//! `$HOME/.cache/ply`, else `.ply-tables`); `--table-seeds` the seeds in play they
+//! cover (default by board size, see [`default_table_seeds`], or more if the table
+//! file on disk holds more and fits in half the free memory; the AI players' default
+//! differs: `play.rs`); `--hash-mb` (default `default_hash_mb`); `--threads`;
+//! `--guess-depth` (default `guess_depth`); `--move-nodes` (default: no limit, every
+//! value exact; over it, `ply solve` prints the upper bound proved so far). The test
+//! hook `stop_nodes` stops the solve as Ctrl-C would, saving the checkpoint.
 //!
 //! With `--checkpoint FILE` the bounds proved so far are saved to `FILE` (a
 //! checkpoint of [`crate::distributed::checkpoint`] whose items are the root and the
@@ -51,8 +39,8 @@ use ply_core::games::kalah::solver::{EndgameTables, KalahSolver, SharedSolverTab
 use ply_core::games::kalah::Kalah;
 use ply_core::Game;
 
-use crate::games::{SolveOptions, SolveOutput};
 use crate::quote::quote;
+use crate::solving::{SolveOptions, SolveOutput};
 use proved::Proved;
 
 pub use tables::default_table_seeds;
@@ -69,7 +57,7 @@ fn guess_depth(in_play: u32) -> u32 {
     (12 + in_play.saturating_sub(48) / 2).min(20)
 }
 
-/// The transposition table's MiB when `PLY_HASH_MB` does not say, for `in_play`
+/// The transposition table's MiB when `--hash-mb` does not say, for `in_play`
 /// seeds on the board and tables covering `seeds`: 8 when the tables cover all but
 /// 12 seeds (little is left to store), 512 up to 48 seeds in play (Kalah(6,4)),
 /// 1024 beyond. On Kalah(6,4) with 20-seed tables 512 MiB searched 8% more nodes
@@ -135,9 +123,7 @@ pub fn solve(
     if crate::distributed::launch().is_some() {
         return ranks::solve(game, options, progress);
     }
-    // Every setting was checked by `main` before any work; read them again here.
-    let env = crate::settings::environment()?;
-    let move_nodes = env.move_nodes.unwrap_or(u64::MAX);
+    let move_nodes = options.move_nodes.unwrap_or(u64::MAX);
 
     // The checkpoint first: one that is refused costs no work.
     let items = 1 + game.legal_moves().len();
@@ -183,7 +169,7 @@ pub fn solve(
             }
         })));
     }
-    let result = solve_with(game, &env, &proved, &writer, progress);
+    let result = solve_with(game, options, &proved, &writer, progress);
     crate::interrupt::on_interrupt(None);
     let mut out = result?;
     if resuming {
@@ -207,34 +193,34 @@ struct Memory {
 
 impl Memory {
     /// The endgame tables for `game` and the transposition table, as the settings
-    /// `env` ask.
+    /// `settings` ask.
     fn prepare(
         game: &Kalah,
-        env: &crate::settings::Environment,
+        settings: &SolveOptions,
         progress: &mut dyn FnMut(&str),
     ) -> Result<Memory, String> {
         let rules = game.rules();
-        let threads = env
+        let threads = settings
             .threads
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            .unwrap_or_else(crate::distributed::default_threads);
         let in_play = game.seeds_in_play();
         tables::upgrade_format_2(
             rules.pits,
             rules.empty_capture,
             threads,
-            env.tables_dir.clone(),
+            settings.tables_dir.clone(),
             progress,
         )?;
         // By default, the default size or the file on disk if it holds more (built
-        // with a larger PLY_KALAH_TABLE_SEEDS once), as long as it takes at most half
+        // with a larger --table-seeds once), as long as it takes at most half
         // the memory free now.
-        let want = env.table_seeds.unwrap_or_else(|| {
+        let want = settings.table_seeds.unwrap_or_else(|| {
             let default = default_table_seeds(rules.pits);
             tables::usable_seeds_on_disk(
                 rules.pits,
                 rules.empty_capture,
                 in_play,
-                env.tables_dir.clone(),
+                settings.tables_dir.clone(),
             )
             .map_or(default, |k| k.max(default))
         });
@@ -248,7 +234,7 @@ impl Memory {
                 seeds,
                 tables::maps_tables(in_play, seeds),
                 threads,
-                env.tables_dir.clone(),
+                settings.tables_dir.clone(),
                 progress,
             )?
         } else {
@@ -258,10 +244,10 @@ impl Memory {
             )
         };
         let table_secs = t0.elapsed().as_secs_f64();
-        let hash_mb = env.hash_mb.unwrap_or(default_hash_mb(in_play, seeds));
+        let hash_mb = settings.hash_mb.unwrap_or(default_hash_mb(in_play, seeds));
         let words = crate::memory::zeroed_atomic_words(
             (hash_mb as usize * (1 << 20)) / 8 + SharedSolverTable::BUCKET_WORDS,
-            &format!("a transposition table of {} MiB (PLY_HASH_MB)", hash_mb),
+            &format!("a transposition table of {} MiB (--hash-mb)", hash_mb),
         )?;
         Ok(Memory {
             values,
@@ -315,12 +301,12 @@ impl Memory {
         Ok(solver)
     }
 
-    /// A job over this memory with the settings `env` (its stop and save hooks are
+    /// A job over this memory with the settings `settings` (its stop and save hooks are
     /// the caller's).
     fn job<'a>(
         &'a self,
         root: &'a Kalah,
-        env: &crate::settings::Environment,
+        settings: &SolveOptions,
         proved: &'a Proved,
         save: &'a (dyn Fn() -> Result<(), String> + Sync),
         stopped_at_nodes: &'a AtomicBool,
@@ -332,14 +318,14 @@ impl Memory {
             tables,
             config,
             threads: self.threads,
-            guess_depth: env
+            guess_depth: settings
                 .guess_depth
                 .unwrap_or_else(|| guess_depth(root.seeds_in_play())),
-            move_nodes: env.move_nodes.unwrap_or(u64::MAX),
+            move_nodes: settings.move_nodes.unwrap_or(u64::MAX),
             start: Instant::now(),
             proved,
             save,
-            stop_nodes: env.stop_nodes,
+            stop_nodes: settings.stop_nodes,
             stopped_at_nodes,
         })
     }
@@ -348,16 +334,16 @@ impl Memory {
 /// [`solve`] once the checkpoint is read: tables, table memory, the threaded job.
 fn solve_with(
     game: &Kalah,
-    env: &crate::settings::Environment,
+    settings: &SolveOptions,
     proved: &Proved,
     writer: &CheckpointWriter,
     progress: &mut dyn FnMut(&str),
 ) -> Result<SolveOutput, String> {
-    let memory = Memory::prepare(game, env, progress)?;
+    let memory = Memory::prepare(game, settings, progress)?;
     let t1 = Instant::now();
     let stopped_at_nodes = AtomicBool::new(false);
     let save = || writer.save();
-    let job = memory.job(game, env, proved, &save, &stopped_at_nodes)?;
+    let job = memory.job(game, settings, proved, &save, &stopped_at_nodes)?;
     let solved = match job.run(progress) {
         Ok(s) => {
             writer.save()?;
@@ -367,8 +353,8 @@ fn solve_with(
             let saved = writer.close();
             if stopped_at_nodes.load(std::sync::atomic::Ordering::Relaxed) {
                 return Err(format!(
-                    "stopped after {} nodes (PLY_KALAH_STOP_NODES){}",
-                    env.stop_nodes.unwrap_or(0),
+                    "stopped after {} nodes (the test hook PLY_KALAH_STOP_NODES){}",
+                    settings.stop_nodes.unwrap_or(0),
                     saved.map(|l| format!("; {}", l)).unwrap_or_default()
                 ));
             }

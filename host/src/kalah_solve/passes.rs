@@ -30,7 +30,7 @@ struct Slot {
     inflight: Vec<i32>,
     /// Passes finished.
     passes: u32,
-    /// Nodes spent after the first finished pass (against `PLY_KALAH_MOVE_NODES`).
+    /// Nodes spent after the first finished pass (against `--move-nodes`).
     after_first: u64,
 }
 

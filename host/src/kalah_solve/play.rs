@@ -227,7 +227,8 @@ fn load(rules: KalahRules, background: bool) -> Result<Option<&'static PlayTable
     let env = crate::settings::environment()?;
     let (pits, ec) = (rules.pits, rules.empty_capture);
     let total = rules.total_seeds();
-    let threads = env.threads.unwrap_or_else(crate::parallel::cores);
+    // Built once, on every core (as `ply solve` builds them by default).
+    let threads = crate::distributed::default_threads();
     let mut say = |line: &str| crate::errln!("{line}");
     tables::upgrade_format_2(pits, ec, threads, env.tables_dir.clone(), &mut say)?;
     let seeds = match env.table_seeds {

@@ -6,9 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 use super::checkpoint::TaskState;
-
-/// Bounds standing for "nothing known" on a value (beyond any Kalah margin).
-pub(super) const UNKNOWN: (i32, i32) = (-1000, 1000);
+pub(super) use super::checkpoint::UNKNOWN;
 
 /// What the solve has proved so far, every value for the root's side to move: item 0
 /// is the root, item `k` the `k`-th legal move in generation order.

@@ -9,7 +9,6 @@ use ply_core::games::kalah::solver::{SolveControl, SolveProgress, DEFAULT_POLL_S
 
 use super::passes::{Board, PassWatch};
 use super::proved::Proved;
-use super::tasks::Conversion;
 
 /// The nodes between two calls of [`SolveControl::should_stop`]: the solvers of a
 /// `ply solve` poll at the default interval (`SolverConfig::poll_shift`).
@@ -96,5 +95,27 @@ impl SolveControl for Reporter<'_> {
             }
         }
         false
+    }
+}
+
+/// How a task's future margins (what the solver's progress reports) become values
+/// for the root's side to move: add the position's stores' margin, and negate when
+/// the position's side to move is the root's opponent.
+#[derive(Clone, Copy)]
+pub(super) struct Conversion {
+    pub(super) item: usize,
+    pub(super) stores: i32,
+    pub(super) flip: bool,
+}
+
+impl Conversion {
+    /// `lo..=hi` of the task's own margins as bounds for the root's side to move.
+    pub(super) fn bounds(&self, lo: i32, hi: i32) -> (i32, i32) {
+        let (lo, hi) = (self.stores + lo, self.stores + hi);
+        if self.flip {
+            (-hi, -lo)
+        } else {
+            (lo, hi)
+        }
     }
 }

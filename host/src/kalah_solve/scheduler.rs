@@ -3,7 +3,7 @@
 //! transposition table (what one solver proves, the others find).
 //!
 //! 1. First guesses: a shallow search of each first move ([`KalahSolver::estimate`],
-//!    `PLY_GUESS_DEPTH` plies; the moves shared out among the threads) gives its
+//!    `--guess-depth` plies; the moves shared out among the threads) gives its
 //!    task a first guess and orders the moves worst first: those cost most.
 //! 2. Tasks: the root first, then the moves, each solved by MTD(f) null-window
 //!    passes ([`KalahSolver::test`]) that the solvers take one at a time
@@ -12,7 +12,7 @@
 //!    at another `beta` of a task under way, so every core works on the root until
 //!    it is solved and on the last moves at the end. Once the root value `V` is
 //!    known, each move is searched below `V` (a best move's first pass proves it
-//!    equal to `V`); after its first pass a move may spend `PLY_KALAH_MOVE_NODES`
+//!    equal to `V`); after its first pass a move may spend `--move-nodes`
 //!    nodes on its exact value, else only the bounds proved so far are kept.
 //! 3. Settling: a move whose budget ran out before `V` was known may not be proved
 //!    below `V` yet: one pass against `V` decides.
@@ -42,7 +42,7 @@ use ply_core::{Game, Player};
 use super::passes::{Board, PassWatch, Pick};
 use super::proved::Proved;
 use super::reporter::{Reporter, Shared};
-use super::tasks::{Conversion, FirstMove, Task};
+use super::tasks::{FirstMove, Task};
 
 /// A solve to share out: the root position, the memory every solver shares, and the
 /// settings.
@@ -57,9 +57,9 @@ pub(super) struct Job<'a> {
     pub(super) config: SolverConfig,
     /// Solver threads.
     pub(super) threads: usize,
-    /// Plies of the first guesses (`PLY_GUESS_DEPTH`).
+    /// Plies of the first guesses (`--guess-depth`).
     pub(super) guess_depth: u32,
-    /// Nodes a move may spend after its first pass (`PLY_KALAH_MOVE_NODES`).
+    /// Nodes a move may spend after its first pass (`--move-nodes`).
     pub(super) move_nodes: u64,
     /// The clock of the progress lines.
     pub(super) start: Instant,
@@ -69,7 +69,7 @@ pub(super) struct Job<'a> {
     /// saves the checkpoint (an error is shown as a progress line).
     pub(super) save: &'a (dyn Fn() -> Result<(), String> + Sync),
     /// Stop once the solvers have searched about this many nodes in all, as Ctrl-C
-    /// would (`PLY_KALAH_STOP_NODES`, a test hook).
+    /// would (`PLY_KALAH_STOP_NODES`, a test hook of builds with debug assertions).
     pub(super) stop_nodes: Option<u64>,
     /// Set when the job stopped at `stop_nodes`.
     pub(super) stopped_at_nodes: &'a AtomicBool,
@@ -279,7 +279,7 @@ impl<'a> Job<'a> {
                         Task::Root => "root".to_string(),
                         Task::Move(i) => format!("pit {}", names[i]),
                     };
-                    rep.task = Some(Conversion::of(task, self.root, moves));
+                    rep.task = Some(task.conversion(self.root, moves));
                     rep.pass = Some(PassWatch {
                         beta: board.canonical(a.beta),
                         budget: a.budget,

@@ -1,6 +1,6 @@
 //! The tasks of the threaded solve — the root and each first move — and the one place
 //! that converts a first move's values between its own side to move and the root's
-//! ([`FirstMove`], [`Conversion`]).
+//! ([`FirstMove`], [`Task::conversion`]).
 
 use ply_core::games::kalah::solver::{
     bounds_for_player, Interrupted, KalahSolver, SharedSolverTable,
@@ -9,7 +9,7 @@ use ply_core::games::kalah::{Kalah, Pit};
 use ply_core::search::for_player;
 use ply_core::{Game, Player};
 
-use super::reporter::Reporter;
+use super::reporter::{Conversion, Reporter};
 
 /// One of the root's moves, and the conversion of its values between its own
 /// side to move and the root's.
@@ -86,21 +86,10 @@ impl Task {
             Task::Move(i) => i + 1,
         }
     }
-}
 
-/// How a task's future margins (what the solver's progress reports) become values
-/// for the root's side to move: add the position's stores' margin, and negate when
-/// the position's side to move is the root's opponent.
-#[derive(Clone, Copy)]
-pub(super) struct Conversion {
-    pub(super) item: usize,
-    pub(super) stores: i32,
-    pub(super) flip: bool,
-}
-
-impl Conversion {
-    pub(super) fn of(task: Task, root: &Kalah, moves: &[FirstMove]) -> Self {
-        let (game, flip) = match task {
+    /// How this task's margins become values for the root's side to move.
+    pub(super) fn conversion(self, root: &Kalah, moves: &[FirstMove]) -> Conversion {
+        let (game, flip) = match self {
             Task::Root => (root, false),
             Task::Move(i) => (
                 &moves[i].child,
@@ -108,18 +97,9 @@ impl Conversion {
             ),
         };
         Conversion {
-            item: task.item(),
+            item: self.item(),
             stores: game.store_difference(),
             flip,
-        }
-    }
-
-    pub(super) fn bounds(&self, lo: i32, hi: i32) -> (i32, i32) {
-        let (lo, hi) = (self.stores + lo, self.stores + hi);
-        if self.flip {
-            (-hi, -lo)
-        } else {
-            (lo, hi)
         }
     }
 }

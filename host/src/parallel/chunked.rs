@@ -11,7 +11,7 @@
 use rayon::prelude::*;
 
 use ply_core::search::alphabeta::child_value;
-use ply_core::search::{leaf_value, Evaluator, Score, INFINITY};
+use ply_core::search::{Evaluator, Score, INFINITY};
 use ply_core::Game;
 
 use super::{pool, ParallelError, ParallelResult};
@@ -55,12 +55,8 @@ where
 {
     let me = game.side_to_move();
     let moves: Vec<G::Move> = game.legal_moves().to_vec();
-    if depth == 0 || moves.is_empty() {
-        return ParallelResult {
-            value: leaf_value(eval, game, me, 0),
-            best_move: None,
-            nodes: 1,
-        };
+    if let Some(leaf) = ParallelResult::leaf(game, depth, eval, &moves) {
+        return leaf;
     }
     let mut best = -INFINITY;
     let mut best_move = None;

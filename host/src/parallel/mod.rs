@@ -57,6 +57,22 @@ pub struct ParallelResult<M> {
     pub nodes: u64,
 }
 
+impl<M> ParallelResult<M> {
+    /// The result of a root the strategies do not search: depth 0, or no `moves`
+    /// (the game is over): the position's own value. `None` otherwise.
+    pub fn leaf<G, E>(game: &G, depth: u32, eval: &E, moves: &[M]) -> Option<Self>
+    where
+        G: Game<Move = M>,
+        E: Evaluator<G>,
+    {
+        (depth == 0 || moves.is_empty()).then(|| ParallelResult {
+            value: leaf_value(eval, game, game.side_to_move(), 0),
+            best_move: None,
+            nodes: 1,
+        })
+    }
+}
+
 /// A search strategy, by its command-line name: the one list every command uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Algo {

@@ -247,6 +247,17 @@ impl PerftTable for &SharedPerftTable {
     }
 }
 
+/// The last line of a perft with a table: its size (each process's, in a
+/// distributed count), the lookups and the share they answered.
+pub fn table_line(bytes: u64, probes: u64, hits: u64) -> String {
+    format!(
+        "table: {} MiB, {} probes, {:.1}% hits",
+        bytes >> 20,
+        probes,
+        crate::output::percent(hits, probes)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

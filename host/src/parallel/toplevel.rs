@@ -9,7 +9,7 @@
 use rayon::prelude::*;
 
 use ply_core::search::alphabeta::child_value;
-use ply_core::search::{leaf_value, Evaluator, INFINITY};
+use ply_core::search::{Evaluator, INFINITY};
 use ply_core::Game;
 
 use super::{pool, ParallelError, ParallelResult};
@@ -29,12 +29,8 @@ where
     let pool = pool(threads)?;
     let me = game.side_to_move();
     let moves: Vec<G::Move> = game.legal_moves().to_vec();
-    if depth == 0 || moves.is_empty() {
-        return Ok(ParallelResult {
-            value: leaf_value(eval, game, me, 0),
-            best_move: None,
-            nodes: 1,
-        });
+    if let Some(leaf) = ParallelResult::leaf(game, depth, eval, &moves) {
+        return Ok(leaf);
     }
     let results: Vec<(i32, u64)> = pool.install(|| {
         moves

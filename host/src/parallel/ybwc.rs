@@ -54,12 +54,8 @@ where
         parallel_depth: parallel_depth.max(1),
     };
     let moves: Vec<G::Move> = game.legal_moves().to_vec();
-    if depth == 0 || moves.is_empty() {
-        return Ok(ParallelResult {
-            value: leaf_value(eval, game, ctx.me, 0),
-            best_move: None,
-            nodes: 1,
-        });
+    if let Some(leaf) = ParallelResult::leaf(game, depth, eval, &moves) {
+        return Ok(leaf);
     }
     if depth < ctx.parallel_depth {
         // Nothing to split: sequential alpha-beta, as the Mancala parallelization report does.

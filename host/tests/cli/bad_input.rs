@@ -390,12 +390,7 @@ fn ctrl_c_stops_a_long_perft_after_showing_progress() {
 #[cfg(unix)]
 fn ctrl_c_after_progress(args: &[&str], needles: &[&str]) {
     use std::io::{BufRead, BufReader, Read};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ply"))
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = crate::common::spawn_ply(args);
     let (tx, rx) = std::sync::mpsc::channel();
     let stderr = child.stderr.take().unwrap();
     let reader = std::thread::spawn(move || {

@@ -6,7 +6,6 @@
 use crate::common::{
     long_perft, ply, saved_items, scratch, stderr, stdout, wait_for, LONG_PERFT_TOTAL,
 };
-use std::process::{Command, Stdio};
 
 /// Standard output without the lines that hold times.
 fn results(out: &str) -> Vec<String> {
@@ -115,12 +114,7 @@ fn a_stopped_perft_saves_its_checkpoint_and_resumes_to_the_right_total() {
     let ckpt = dir.join("run.ckpt");
     let c = ckpt.to_str().unwrap();
     let args = long_perft(c);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ply"))
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = crate::common::spawn_ply(&args);
     wait_for(&ckpt, &mut child, "ply");
     // SIGTERM, as mpirun sends when a rank dies.
     unsafe {
@@ -221,7 +215,7 @@ fn a_tournament_with_a_checkpoint_plays_the_same_games() {
 #[cfg(not(feature = "mpi"))]
 #[test]
 fn several_copies_without_mpi_are_refused() {
-    let o = Command::new(env!("CARGO_BIN_EXE_ply"))
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_ply"))
         .args(["perft", "tictactoe", "3"])
         .env("OMPI_COMM_WORLD_RANK", "0")
         .env("OMPI_COMM_WORLD_SIZE", "2")
@@ -229,14 +223,14 @@ fn several_copies_without_mpi_are_refused() {
         .unwrap();
     one_error_line(&o, "this ply was built without MPI");
     // One copy alone runs as usual.
-    let o = Command::new(env!("CARGO_BIN_EXE_ply"))
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_ply"))
         .args(["perft", "tictactoe", "3"])
         .env("OMPI_COMM_WORLD_RANK", "0")
         .env("OMPI_COMM_WORLD_SIZE", "1")
         .output()
         .unwrap();
     assert_eq!(stdout(&o).lines().next(), Some("504"));
-    let o = Command::new(env!("CARGO_BIN_EXE_ply"))
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_ply"))
         .args(["solve", "tictactoe"])
         .env("PMI_RANK", "1")
         .env("PMI_SIZE", "2")

@@ -128,18 +128,11 @@ fn tournament_prints_seed_003_table_and_writes_results() {
     let dir = std::env::temp_dir().join(format!("ply-halma-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("results.csv");
-    let o = ply(&[
-        "tournament",
-        "halma",
-        "--strategies",
-        "s1,s7,racer",
-        "--depth",
-        "1",
-        "--threads",
-        "2",
-        "--results",
-        file.to_str().unwrap(),
-    ]);
+    let rest = ["--threads", "2", "--results", file.to_str().unwrap()];
+    let o = ply(&crate::common::with(
+        crate::common::HALMA_ROUND_ROBIN,
+        &rest,
+    ));
     assert!(o.status.success(), "{}", err(&o));
     let text = out(&o);
     assert!(text.contains("| strategy | wins | draws | losses | avg. number of visited nodes"));

@@ -5,7 +5,9 @@
 //! subject: `hardening/resources.rs` (1 to 5), `hardening/arguments.rs` (6 to 10),
 //! `hardening/play.rs` (11, 12); the helpers they share are here.
 
-use crate::common::{ply, ply_stdin, scratch, stderr, stdout};
+use crate::common::{
+    bench, play_ai, ply, ply_stdin, scratch, stderr, stdout, with, ROUND_ROBIN, TWO_CONFIGS,
+};
 
 use std::path::Path;
 use std::process::{Command, Output, Stdio};

@@ -4,12 +4,7 @@
 use std::process::{Command, Output};
 
 fn ply_env(args: &[&str], tables: &std::path::Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ply"))
-        .args(args)
-        .env("PLY_TABLES_DIR", tables)
-        .env("PLY_THREADS", "2")
-        .output()
-        .expect("run ply")
+    ply_env_with(args, tables, &[])
 }
 
 /// A directory for one test's tables, removed when the test ends.
@@ -323,7 +318,11 @@ fn ply_env_with(args: &[&str], tables: &std::path::Path, env: &[(&str, &str)]) -
     let mut c = Command::new(env!("CARGO_BIN_EXE_ply"));
     c.args(args)
         .env("PLY_TABLES_DIR", tables)
-        .env("PLY_THREADS", "2");
+        .env_remove("PLY_THREADS");
+    // Two solver threads; a search keeps its default, one reproducible thread.
+    if args.first() == Some(&"solve") {
+        c.args(["--threads", "2"]);
+    }
     for (k, v) in env {
         c.env(k, v);
     }

@@ -10,6 +10,7 @@ mod checkpoint;
 mod draughts;
 mod draughts_db;
 mod fuzz;
+mod grammar;
 mod halma;
 mod hardening;
 mod kalah;
@@ -105,16 +106,10 @@ fn search_blocks_a_threat() {
 
 #[test]
 fn play_ai_against_ai_ends_in_a_draw() {
-    let o = ply(&[
-        "play",
-        "tictactoe",
-        "--first",
-        "ai",
-        "--second",
-        "ai",
-        "--depth",
-        "9",
-    ]);
+    let o = ply(&common::with(
+        &common::play_ai("tictactoe"),
+        &["--depth", "9"],
+    ));
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("result: draw"));
 }

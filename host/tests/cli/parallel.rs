@@ -1,7 +1,7 @@
 //! `ply search --algo <parallel> --threads N`, `ply perft --threads N` and `ply bench`
 //! end to end.
 
-use crate::common::{ply, stderr, stdout};
+use crate::common::{ply, stderr, stdout, with};
 use std::process::Output;
 
 fn line<'a>(out: &'a str, key: &str) -> &'a str {
@@ -11,34 +11,20 @@ fn line<'a>(out: &'a str, key: &str) -> &'a str {
         .trim()
 }
 
+/// A tic-tac-toe search at depth 6 after the move 5.
+const SEARCH_AFTER_5: &[&str] = &["search", "tictactoe", "--depth", "6", "--after", "5"];
+
 #[test]
 fn parallel_search_agrees_with_alphabeta() {
-    let seq = ply(&[
-        "search",
-        "tictactoe",
-        "--depth",
-        "6",
-        "--algo",
-        "alphabeta",
-        "--after",
-        "5",
-    ]);
+    let seq = ply(&with(SEARCH_AFTER_5, &["--algo", "alphabeta"]));
     assert!(seq.status.success(), "{}", stderr(&seq));
     let expected = line(&stdout(&seq), "value:").to_string();
     for algo in ["toplevel", "chunked", "ybwc", "lazysmp", "abdada"] {
         for threads in ["1", "3", "8"] {
-            let o = ply(&[
-                "search",
-                "tictactoe",
-                "--depth",
-                "6",
-                "--algo",
-                algo,
-                "--threads",
-                threads,
-                "--after",
-                "5",
-            ]);
+            let o = ply(&with(
+                SEARCH_AFTER_5,
+                &["--algo", algo, "--threads", threads],
+            ));
             assert!(o.status.success(), "{algo}: {}", stderr(&o));
             let out = stdout(&o);
             assert_eq!(line(&out, "value:"), expected, "{algo} {threads}");
@@ -239,27 +225,15 @@ fn the_engine_runs_on_several_threads_under_every_budget() {
 
 /// Every evaluation `--eval` accepts, per game spec (Halma's explicit weights with a
 /// negative and a fractional one standing for the `m1,m2,m3,m4` form).
-const NAMED: [(&str, &[&str]); 5] = [
-    ("tictactoe", &["lines", "zero"]),
-    ("kalah", &["tables", "ply", "store"]),
-    ("checkers", &["learned", "standard", "material"]),
+const NAMED: [(&str, &str); 5] = [
+    ("tictactoe", "lines zero"),
+    ("kalah", "tables ply store"),
+    ("checkers", "learned standard material"),
     (
         "halma:8",
-        &[
-            "racer",
-            "manhattan",
-            "s1",
-            "s2",
-            "s3",
-            "s4",
-            "s5",
-            "s6",
-            "s7",
-            "s8",
-            "1,-2.5,0.5,1",
-        ],
+        "racer manhattan s1 s2 s3 s4 s5 s6 s7 s8 1,-2.5,0.5,1",
     ),
-    ("halma:16", &["racer", "s7", "1,-2.5,0.5,1"]),
+    ("halma:16", "racer s7 1,-2.5,0.5,1"),
 ];
 
 fn value_of(args: &[&str]) -> String {
@@ -282,7 +256,7 @@ fn every_strategy_agrees_with_alphabeta_through_the_binary() {
         } else {
             &["2", "3"]
         };
-        for eval in evals {
+        for eval in evals.split(' ') {
             for depth in depths {
                 let eval_arg = format!("--eval={eval}");
                 let base = [

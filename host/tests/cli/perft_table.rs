@@ -76,11 +76,11 @@ fn a_bad_hash_size_is_one_line_before_any_work() {
     for (args, needle) in [
         (
             &["perft", "checkers", "30", "--hash-mb", "0"][..],
-            "--hash-mb 0 is out of range: expected 1 to 65536",
+            "--hash-mb 0 is out of range: expected 1 to 1048576",
         ),
         (
-            &["perft", "checkers", "30", "--hash-mb", "65537"],
-            "--hash-mb 65537 is out of range",
+            &["perft", "checkers", "30", "--hash-mb", "1048577"],
+            "--hash-mb 1048577 is out of range",
         ),
         (
             &["perft", "halma:16", "30", "--hash-mb", "16"],
@@ -105,7 +105,7 @@ fn a_bad_hash_size_is_one_line_before_any_work() {
         let line = i.lines().find(|l| l.starts_with("MemTotal:"))?.to_string();
         line.split_whitespace().nth(1)?.parse::<u64>().ok()
     });
-    if let Some(kib) = total.filter(|&k| k / 1024 < 65_536) {
+    if let Some(kib) = total.filter(|&k| k / 1024 < 1_048_576) {
         let mb = (kib / 1024 + 1).to_string();
         let o = ply(&["perft", "checkers", "2", "--hash-mb", &mb]);
         let err = stderr(&o);

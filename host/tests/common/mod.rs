@@ -7,6 +7,57 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+/// The quickest bench of `game`: depth 1, one run of alpha-beta.
+pub fn bench(game: &str) -> Vec<&str> {
+    with(
+        &["bench", game],
+        &["--depth", "1", "--runs", "1", "--algo", "alphabeta"],
+    )
+}
+
+/// `ply play game` with the AI on both sides (a budget to follow).
+pub fn play_ai(game: &str) -> Vec<&str> {
+    with(&["play", game], &["--first", "ai", "--second", "ai"])
+}
+
+/// The Halma round robin of two strategies (`--games-per-pair` to follow).
+pub const ROUND_ROBIN: &[&str] = &["tournament", "halma", "--strategies", "s1,s2"];
+
+/// Two configurations of depth 1 playing tic-tac-toe.
+pub const TWO_CONFIGS: &[&str] = &[
+    "tournament",
+    "tictactoe",
+    "--a",
+    "depth=1",
+    "--b",
+    "depth=1",
+];
+
+/// `base` with `rest` after it: a command line from one of the builders above.
+pub fn with<'a>(base: &[&'a str], rest: &[&'a str]) -> Vec<&'a str> {
+    [base, rest].concat()
+}
+
+/// The Halma round robin of three strategies at depth 1 (more options to follow).
+pub const HALMA_ROUND_ROBIN: &[&str] = &[
+    "tournament",
+    "halma",
+    "--strategies",
+    "s1,s7,racer",
+    "--depth",
+    "1",
+];
+
+/// Starts `ply` with `args`, its standard output and error piped.
+pub fn spawn_ply(args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_ply"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run ply")
+}
+
 /// Runs `ply` with `args` and collects its output.
 pub fn ply(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_ply"))

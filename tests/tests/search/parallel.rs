@@ -37,15 +37,6 @@ const EXACT: [Algo; 5] = [
     Algo::LazySmp,
     Algo::Abdada,
 ];
-/// Those and the full-strength engine (whose move is only checked to be legal).
-const PARALLEL: [Algo; 6] = [
-    Algo::Engine,
-    Algo::TopLevel,
-    Algo::Chunked,
-    Algo::Ybwc,
-    Algo::LazySmp,
-    Algo::Abdada,
-];
 
 /// `count` positions: the start, then those reached by pseudo-random playouts of at
 /// most `max_plies` plies.
@@ -138,7 +129,9 @@ where
     check_engine(game, depth, eval, 1 << 12);
     check_engine(game, depth, eval, 3);
     for &threads in &THREADS {
-        for algo in PARALLEL {
+        // Every strategy after the two sequential references (minimax, alpha-beta):
+        // EXACT and the full-strength engine (whose move is only checked to be legal).
+        for &algo in &Algo::ALL[2..] {
             check(algo, &Options::threads(threads));
         }
         for pd in 1..=depth + 1 {

@@ -261,6 +261,18 @@ pub(super) fn family_jumps<S: Side>(opp: u32, empty: u32) -> (u32, u32) {
     )
 }
 
+/// The number of squares in `a` plus the number in `b`: one population count of
+/// a 64-bit word where words are that wide, two of 32 bits elsewhere (a 64-bit
+/// count is a library call on the Cortex-M4).
+#[inline(always)]
+pub(super) fn count_pair(a: u32, b: u32) -> u32 {
+    if cfg!(target_pointer_width = "64") {
+        (u64::from(a) | (u64::from(b) << 32)).count_ones()
+    } else {
+        a.count_ones() + b.count_ones()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,8 +6,8 @@
 //! Everything here is generic over the side ([`Side`]) and the sink, and keeps its
 //! inlining hints: it is compiled into the generator of `movegen.rs` per colour.
 
+use super::board::count_pair;
 use super::board::{bit, jump, step, Side};
-use super::movegen::count_pair;
 use super::mv::{DraughtsMoves, Move};
 use super::Draughts;
 

@@ -8,8 +8,8 @@
 //! path, to count them.
 
 use super::board::{
-    bit, family_jumps, jumps_by_direction, men_jumps, step, BlackSide, Colour, Side, WhiteSide,
-    NEIGHBOUR,
+    bit, count_pair, family_jumps, jumps_by_direction, men_jumps, step, BlackSide, Colour, Side,
+    WhiteSide, NEIGHBOUR,
 };
 use super::capture::{all_men_paths, Jumps};
 use super::mv::{DraughtsMoves, Move, MoveSet};
@@ -28,18 +28,6 @@ pub(super) const fn open(empty: u32, d: usize) -> u32 {
 #[inline(always)]
 pub(super) const fn can_jump(opp: u32, open_d: u32, d: usize) -> u32 {
     step(opp & open_d, d ^ 3)
-}
-
-/// The number of squares in `a` plus the number in `b`: one population count of
-/// a 64-bit word where words are that wide, two of 32 bits elsewhere (a 64-bit
-/// count is a library call on the Cortex-M4).
-#[inline(always)]
-pub(super) fn count_pair(a: u32, b: u32) -> u32 {
-    if cfg!(target_pointer_width = "64") {
-        (u64::from(a) | (u64::from(b) << 32)).count_ones()
-    } else {
-        a.count_ones() + b.count_ones()
-    }
 }
 
 /// The legal moves of side `S` with the men `me` and no kings, against the pieces

@@ -13,10 +13,11 @@
 //! few shifts of the bitboards and counted one by one; the others are summed by
 //! direction with population counts, all of a direction's moves at once.
 
+use super::board::count_pair;
 use super::board::{
     family_jumps, jump, jumps_by_direction, step, BlackSide, Colour, Side, WhiteSide, NEIGHBOUR,
 };
-use super::movegen::{can_jump, count_pair, english_men_moves, open};
+use super::movegen::{can_jump, english_men_moves, open};
 use super::mv::{DraughtsMoves, Move};
 use super::Draughts;
 use crate::game::Game;

@@ -345,7 +345,7 @@ impl<'a, G: HostGame> Report<'a, G> {
                 &self.date,
             ));
             let text: String = self.pdn.iter().flatten().map(String::as_str).collect();
-            crate::interrupt::write_atomic(path, text.as_bytes()).map_err(|e| {
+            crate::files::write_atomic(path, text.as_bytes()).map_err(|e| {
                 format!(
                     "--pdn {}: cannot write it: {}",
                     crate::quote::quote(&path.to_string_lossy()),

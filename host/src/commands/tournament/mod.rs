@@ -43,6 +43,8 @@ pub struct Tournament {
     pub max_plies: u32,
     /// Search threads of a configuration that does not say `threads=N`.
     pub threads: usize,
+    /// Each AI's transposition table in MiB (`--hash-mb`).
+    pub hash_mb: usize,
     /// `--checkpoint` and `--resume`; under an MPI launcher the games are dealt out to
     /// the ranks.
     pub distributed: crate::distributed::Options,
@@ -63,8 +65,16 @@ pub struct TournamentResult {
     pub nodes_b: u64,
 }
 
-/// Parses a CONFIG string for game `G`; `threads` unless it says `threads=N`.
-pub fn parse_config<G: HostGame>(text: &str, threads: usize) -> Result<AiConfig<G>, String> {
+/// The table size of a configuration when `--hash-mb` does not say, in MiB.
+pub const DEFAULT_HASH_MB: usize = 16;
+
+/// Parses a CONFIG string for game `G`; `threads` unless it says `threads=N`, and a
+/// table of `hash_mb` MiB.
+pub fn parse_config<G: HostGame>(
+    text: &str,
+    threads: usize,
+    hash_mb: usize,
+) -> Result<AiConfig<G>, String> {
     use crate::quote::quote;
     let (mut depth, mut time, mut nodes, mut eval, mut algo) =
         (None, None, None, None, Algo::Engine);
@@ -145,7 +155,7 @@ pub fn parse_config<G: HostGame>(text: &str, threads: usize) -> Result<AiConfig<
         eval: G::evaluator(eval.as_deref())?,
         algo,
         budget: Budget::from_options(depth, time, nodes, Budget::Depth(4))?,
-        hash_mb: 16,
+        hash_mb,
         threads,
         parallel_depth: None,
         switches,
@@ -329,8 +339,10 @@ impl GameCommand for Tournament {
         if self.threads == 0 {
             return Err("--threads must be at least 1".into());
         }
-        let a = parse_config::<G>(&self.a, self.threads).map_err(|e| format!("--a: {}", e))?;
-        let b = parse_config::<G>(&self.b, self.threads).map_err(|e| format!("--b: {}", e))?;
+        let a = parse_config::<G>(&self.a, self.threads, self.hash_mb)
+            .map_err(|e| format!("--a: {}", e))?;
+        let b = parse_config::<G>(&self.b, self.threads, self.hash_mb)
+            .map_err(|e| format!("--b: {}", e))?;
         let games = Games {
             t: &self,
             root: G::start(rules),

@@ -21,7 +21,7 @@ mod tests;
 mod transport;
 mod worker;
 
-pub use saver::{exists_error, CHECKPOINT_EVERY};
+pub use saver::CHECKPOINT_EVERY;
 use saver::{install_hook, start_results, Saver};
 pub use transport::{Alone, Transport};
 pub use worker::work;
@@ -55,10 +55,16 @@ pub fn run_local_all<J: Job>(job: &J, options: &Options) -> Result<Vec<J::Output
 /// else.
 pub const ALIVE_EVERY: Duration = Duration::from_secs(1);
 
+/// Seconds rank 0 of an MPI run waits for a word from a rank that holds work, unless
+/// `--rank-timeout` (`PLY_RANK_TIMEOUT`) says otherwise (every rank says it is alive
+/// every second).
+pub const DEFAULT_RANK_TIMEOUT: u64 = 120;
+
 /// Rank 0's loop over `transport` (see the module docs); `host` names this process's
 /// host in the summary, which is printed on standard error when `summary` is set. A
-/// rank that holds work and sends nothing for `PLY_RANK_TIMEOUT` seconds (default
-/// [`crate::settings::DEFAULT_RANK_TIMEOUT`]) ends the run with an error naming it.
+/// rank that holds work and sends nothing for `options.rank_timeout` seconds
+/// (`--rank-timeout`, `PLY_RANK_TIMEOUT`; default [`DEFAULT_RANK_TIMEOUT`]) ends the run
+/// with an error naming it.
 pub fn coordinate<J: Job, T: Transport>(
     job: &J,
     options: &Options,
@@ -66,9 +72,7 @@ pub fn coordinate<J: Job, T: Transport>(
     host: String,
     summary: bool,
 ) -> Result<Vec<Option<J::Output>>, String> {
-    let timeout = crate::settings::environment()?
-        .rank_timeout
-        .unwrap_or(crate::settings::DEFAULT_RANK_TIMEOUT);
+    let timeout = options.rank_timeout.unwrap_or(DEFAULT_RANK_TIMEOUT);
     coordinate_within(
         job,
         options,
@@ -185,7 +189,7 @@ fn coordinate_within<J: Job, T: Transport>(
                             label,
                             book.done(),
                             items,
-                            crate::commands::secs(started.elapsed().as_secs_f64())
+                            crate::output::secs(started.elapsed().as_secs_f64())
                         )
                     });
                 }
@@ -271,13 +275,13 @@ fn silent_rank<T: Transport>(
     let secs = timeout.as_secs_f64();
     Err(match &r.host {
         None => format!(
-            "rank {} has not said hello within {} s (PLY_RANK_TIMEOUT): it did not start, \
+            "rank {} has not said hello within {} s (--rank-timeout): it did not start, \
              or it is stuck or cut off",
             rank, secs
         ),
         Some(host) => format!(
             "rank {} on {} has sent nothing for {} s while it held {} item{} \
-             (PLY_RANK_TIMEOUT): it is stopped, stuck or cut off",
+             (--rank-timeout): it is stopped, stuck or cut off",
             rank,
             quote(host),
             secs,

@@ -3,7 +3,6 @@
 //! once every [`CHECKPOINT_EVERY`] ([`Saver`]), and saved on Ctrl-C or SIGTERM
 //! ([`install_hook`]).
 
-use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -29,7 +28,7 @@ pub(super) fn start_results<R: Record>(
     let shown = quote(&path.to_string_lossy());
     if !options.resume {
         if path.exists() {
-            return Err(exists_error(path));
+            return Err(checkpoint::exists_error(path));
         }
         return Ok(fresh());
     }
@@ -43,14 +42,6 @@ pub(super) fn start_results<R: Record>(
             Ok(fresh())
         }
     }
-}
-
-/// The error for a checkpoint file that is there already when `--resume` was not given.
-pub fn exists_error(path: &Path) -> String {
-    format!(
-        "--checkpoint {} exists: add --resume to go on from it, or remove it to start again",
-        quote(&path.to_string_lossy())
-    )
 }
 
 /// The checkpoint as the interrupt handler and the loop share it.

@@ -52,6 +52,7 @@ fn a_resumed_run_computes_only_what_the_checkpoint_lacks() {
         checkpoint: Some(path.clone()),
         resume: true,
         command: "test".into(),
+        rank_timeout: None,
     };
     let fp = fingerprint(&Squares(10), &options);
     // Items 0..5 done, with marked values that a recount would not give.
@@ -385,7 +386,7 @@ fn a_silent_rank_ends_the_run_and_is_sent_nothing_more() {
     assert!(
         e.starts_with(
             "rank 1 on 'h' has sent nothing for 0.06 s while it held 2 items \
-             (PLY_RANK_TIMEOUT): it is stopped, stuck or cut off"
+             (--rank-timeout): it is stopped, stuck or cut off"
         ),
         "{}",
         e
@@ -560,6 +561,7 @@ fn a_gated_job_computes_the_items_its_results_call_for_on_one_and_three_ranks() 
         checkpoint: Some(path),
         resume: true,
         command: String::new(),
+        rank_timeout: None,
     };
     assert_eq!(run_local(&Halving, &resumed).unwrap(), one);
     let _ = std::fs::remove_dir_all(dir);

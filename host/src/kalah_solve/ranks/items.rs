@@ -46,7 +46,7 @@ impl Record for ReplyBounds {
     }
 }
 
-/// The most plies below the root a solve splits (`PLY_KALAH_SPLIT_PLIES`): paths
+/// The most plies below the root a solve splits (`--split-plies`): paths
 /// have room for this many moves.
 pub(super) const SPLIT_PLIES: usize = crate::settings::MAX_SPLIT_PLIES;
 

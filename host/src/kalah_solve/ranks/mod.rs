@@ -8,7 +8,7 @@
 //! mover before it, is settled from its replies (valued for its own mover):
 //! 1. its most promising reply by a shallow estimate (at most 12 plies, on rank 0)
 //!    is settled first, split the same way in turn while it is fewer than
-//!    `PLY_KALAH_SPLIT_PLIES` plies below the root (by default
+//!    `--split-plies` plies below the root (by default
 //!    [`default_split_plies`] of the workers), else solved whole as one item
 //!    ([`Item::Exact`]): the position is worth at least its value `b`;
 //! 2. every other reply is then tested against `b` ([`Item::Above`]): solved
@@ -28,7 +28,7 @@
 //! So the slowest first move is no longer one item: its replies spread over the
 //! ranks, and only the replies that can matter are solved exactly (solving every
 //! reply exactly cost six times the nodes, `docs/log/2026-11-27-mpi.md`). With
-//! `PLY_KALAH_SPLIT_PLIES=1` each first move is one item.
+//! `--split-plies 1` each first move is one item.
 //!
 //! What this gives up against one process: the ranks share no table (what one rank
 //! proved about a position, another proves again), and a first move's value is not
@@ -52,12 +52,12 @@ use items::{Item, Layout, Path, ReplyBounds, SPLIT_PLIES};
 use super::scheduler::Solved;
 use super::{checkpoint, guess_depth, output, Memory};
 use crate::distributed::{Job, Options};
-use crate::games::{SolveOptions, SolveOutput};
+use crate::solving::{SolveOptions, SolveOutput};
 
 /// The deepest estimate that picks a split position's most promising reply.
 const ELDEST_PLIES: u32 = 12;
 
-/// The plies split when `PLY_KALAH_SPLIT_PLIES` does not say, for `workers` slots
+/// The plies split when `--split-plies` does not say, for `workers` slots
 /// in all (ranks × threads). A solve on `W` workers takes at least the larger of
 /// its nodes ÷ `W` and its largest item; for Kalah(6,4) (docs/log/2026-11-27-mpi.md, "Splitting
 /// below the first moves") a 2-ply split has the fewest nodes (146.8 M, largest
@@ -87,7 +87,7 @@ struct Replies<'a> {
     root: &'a Kalah,
     layout: Layout,
     memory: &'a Memory,
-    env: &'a crate::settings::Environment,
+    settings: &'a SolveOptions,
     start: std::time::Instant,
     /// Each split position's reply to settle first and its estimate for the
     /// position's mover (`None` if the estimates failed); rank 0 only, when first
@@ -103,18 +103,14 @@ struct Replies<'a> {
 
 impl<'a> Replies<'a> {
     /// The job for `ranks` ranks of `memory.threads` threads each.
-    fn new(
-        root: &'a Kalah,
-        memory: &'a Memory,
-        env: &'a crate::settings::Environment,
-        ranks: usize,
-    ) -> Self {
+    fn new(root: &'a Kalah, memory: &'a Memory, settings: &'a SolveOptions, ranks: usize) -> Self {
         let workers = ranks.max(1) * memory.threads.max(1);
         Self::split(
             root,
             memory,
-            env,
-            env.split_plies
+            settings,
+            settings
+                .split_plies
                 .unwrap_or_else(|| default_split_plies(workers)),
         )
     }
@@ -123,7 +119,7 @@ impl<'a> Replies<'a> {
     fn split(
         root: &'a Kalah,
         memory: &'a Memory,
-        env: &'a crate::settings::Environment,
+        settings: &'a SolveOptions,
         depth: usize,
     ) -> Self {
         let span =
@@ -137,7 +133,7 @@ impl<'a> Replies<'a> {
             root,
             layout,
             memory,
-            env,
+            settings,
             start: std::time::Instant::now(),
             eldest: Mutex::new(std::collections::HashMap::new()),
             abandoned: AtomicBool::new(false),
@@ -184,7 +180,7 @@ impl<'a> Replies<'a> {
 
     /// Plies of a first guess for `game`.
     fn guess_plies(&self, game: &Kalah) -> u32 {
-        self.env
+        self.settings
             .guess_depth
             .unwrap_or_else(|| guess_depth(game.seeds_in_play()))
     }
@@ -556,10 +552,12 @@ pub(super) fn solve(
     options: &SolveOptions,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Option<SolveOutput>, String> {
-    let env = crate::settings::environment()?;
     for (set, name) in [
-        (env.move_nodes.is_some(), "PLY_KALAH_MOVE_NODES"),
-        (env.stop_nodes.is_some(), "PLY_KALAH_STOP_NODES"),
+        (
+            options.move_nodes.is_some(),
+            "--move-nodes (PLY_KALAH_MOVE_NODES)",
+        ),
+        (options.stop_nodes.is_some(), "PLY_KALAH_STOP_NODES"),
     ] {
         if set {
             return Err(format!(
@@ -569,22 +567,22 @@ pub(super) fn solve(
             ));
         }
     }
-    let memory = Memory::prepare(game, &env, progress)?;
+    let memory = Memory::prepare(game, options, progress)?;
     let t1 = std::time::Instant::now();
     let ranks = crate::distributed::launch()
         .and_then(|l| l.size)
         .unwrap_or(1);
-    let job = Replies::new(game, &memory, &env, ranks);
+    let job = Replies::new(game, &memory, options, ranks);
     if !crate::distributed::other_rank() {
         let depth = job.layout.depth;
         crate::errln!(
             "split {} {} down ({})",
             depth,
             if depth == 1 { "ply" } else { "plies" },
-            match env.split_plies {
-                Some(_) => "PLY_KALAH_SPLIT_PLIES".to_string(),
+            match options.split_plies {
+                Some(_) => "--split-plies".to_string(),
                 None => format!(
-                    "the default for {} ranks × {} threads; PLY_KALAH_SPLIT_PLIES chooses",
+                    "the default for {} ranks × {} threads; --split-plies chooses",
                     ranks,
                     memory.threads.max(1)
                 ),
@@ -595,6 +593,7 @@ pub(super) fn solve(
         checkpoint: options.checkpoint.clone(),
         resume: options.resume,
         command: String::new(),
+        rank_timeout: options.rank_timeout,
     };
     let Some(results) = crate::distributed::run_partial(&job, &distributed)? else {
         return Ok(None);

@@ -51,10 +51,10 @@ fn the_split_deepens_with_the_workers_and_the_setting_wins() {
     assert_eq!(depths, [2, 2, 2, 3, 3, 3, 4, 4]);
     let game = Kalah::new(KalahRules::new(4, 3).unwrap());
     let mem = memory(4);
-    let env = crate::settings::Environment::default();
+    let env = crate::solving::SolveOptions::default();
     assert_eq!(Replies::new(&game, &mem, &env, 1).layout.depth, 3);
     assert_eq!(Replies::new(&game, &mem, &env, 4).layout.depth, 4);
-    let set = crate::settings::Environment {
+    let set = crate::solving::SolveOptions {
         split_plies: Some(1),
         ..Default::default()
     };
@@ -92,7 +92,7 @@ fn every_item_has_one_number() {
 fn replies_are_tested_against_the_best_exact_one_and_again_when_it_rises() {
     let game = Kalah::new(KalahRules::new(4, 3).unwrap());
     let mem = memory(1);
-    let env = crate::settings::Environment::default();
+    let env = crate::solving::SolveOptions::default();
     let job = Replies::split(&game, &mem, &env, 2);
     let root = Path::first(0);
     // The reply to settle first: reply 1, estimated at 4.
@@ -186,7 +186,7 @@ fn the_replies_job_in_one_process_gives_every_moves_exact_value() {
         // Eight threads: more than the items needed at first, so spare ones run.
         for (threads, depth) in [(1, 1), (1, 2), (2, 3), (1, 4), (8, 2)] {
             let mem = memory(threads);
-            let env = crate::settings::Environment::default();
+            let env = crate::solving::SolveOptions::default();
             let job = Replies::split(&game, &mem, &env, depth);
             let results = run_local(&job, &Options::default()).unwrap();
             let solved = assemble(&job, &results).unwrap();

@@ -608,7 +608,7 @@ pub(super) fn save_as(
         bits,
         layer_sums: vec![0; seeds as usize + 1],
     };
-    let mut f = crate::interrupt::PendingFile::create(path)?;
+    let mut f = crate::files::PendingFile::create(path)?;
     {
         let mut w = std::io::BufWriter::with_capacity(1 << 20, f.file());
         w.write_all(&header.encode())?;

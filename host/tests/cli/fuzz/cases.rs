@@ -227,7 +227,7 @@ pub(super) fn case(rng: &mut Rng, out_dir: &Path) -> (Vec<String>, Vec<(String, 
         );
     }
     let mut env = Vec::new();
-    for name in ENV_NUMBERS {
+    for name in env_numbers() {
         if rng.chance(10) {
             env.push((name.to_string(), rng.pick(ENV_VALUES).to_string()));
         }

@@ -171,10 +171,10 @@ pub(super) const THREADS: &[&str] = &[
     "18446744073709551616",
 ];
 
-/// Table sizes in MiB. No valid size past a few MiB: whether 65536 fits depends
+/// Table sizes in MiB. No valid size past a few MiB: whether 1048576 fits depends
 /// on the machine, and on a big one it would be filled (host/tests/cli/hardening/resources.rs
 /// checks the memory bound with the machine's own free memory).
-pub(super) const HASH: &[&str] = &["1", "16", BAD, "0", "65537", "4294967297", "-1", ""];
+pub(super) const HASH: &[&str] = &["1", "16", BAD, "0", "1048577", "4294967297", "-1", ""];
 
 pub(super) const ALGOS: &[&str] = &[
     "engine",
@@ -237,13 +237,11 @@ pub(super) const ENV_VALUES: &[&str] = &[
     "99999999999999999999999",
 ];
 
-/// The `PLY_*` variables ply reads (see `ply_host::settings::VARIABLES`).
-pub(super) const ENV_NUMBERS: &[&str] = &[
-    "PLY_KALAH_TABLE_SEEDS",
-    "PLY_HASH_MB",
-    "PLY_THREADS",
-    "PLY_GUESS_DEPTH",
-    "PLY_KALAH_MOVE_NODES",
-    "PLY_RANK_TIMEOUT",
-    "PLY_KALAH_SPLIT_PLIES",
-];
+/// The `PLY_*` variables ply reads that hold numbers: `ply_host::settings::VARIABLES`
+/// but the tables' directory.
+pub(super) fn env_numbers() -> impl Iterator<Item = &'static str> {
+    ply_host::settings::VARIABLES
+        .iter()
+        .copied()
+        .filter(|&v| v != "PLY_TABLES_DIR")
+}

@@ -99,14 +99,7 @@ fn case_07_duplicate_and_empty_tournament_settings_are_errors() {
         &["strategy 's1' is listed twice in --strategies"],
     );
     // More games than a round robin lays out.
-    let o = ply(&[
-        "tournament",
-        "halma",
-        "--strategies",
-        "s1,s2",
-        "--games-per-pair",
-        "4000000000",
-    ]);
+    let o = ply(&with(ROUND_ROBIN, &["--games-per-pair", "4000000000"]));
     one_error(
         &o,
         "games per pair",
@@ -222,33 +215,10 @@ fn case_09_negative_weights_are_accepted_as_a_separate_argument() {
     let o = ply(&["search", "halma", "--eval", "-2.5,1,1,1", "--depth", "1"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("best move: "));
-    let o = ply(&[
-        "play",
-        "halma",
-        "--first",
-        "ai",
-        "--second",
-        "ai",
-        "--depth",
-        "1",
-        "--eval",
-        "-2.5,1,1,1",
-        "--max-plies",
-        "2",
-    ]);
+    let rest = ["--depth", "1", "--eval", "-2.5,1,1,1", "--max-plies", "2"];
+    let o = ply(&with(&play_ai("halma"), &rest));
     assert!(o.status.success(), "{}", stderr(&o));
-    let o = ply(&[
-        "bench",
-        "halma",
-        "--depth",
-        "1",
-        "--runs",
-        "1",
-        "--algo",
-        "alphabeta",
-        "--eval",
-        "-2.5,1,1,1",
-    ]);
+    let o = ply(&with(&bench("halma"), &["--eval", "-2.5,1,1,1"]));
     assert!(o.status.success(), "{}", stderr(&o));
     let o = ply(&[
         "tournament",

@@ -30,35 +30,17 @@ fn writers(path: &str) -> Vec<(&'static str, Vec<String>)> {
     vec![
         (
             "--results",
-            v(&[
-                "tournament",
-                "halma",
-                "--strategies",
-                "s1,s2",
-                "--games-per-pair",
-                "1",
-                "--threads",
-                "1",
-                "--results",
-                path,
-            ]),
+            v(&with(
+                ROUND_ROBIN,
+                &["--games-per-pair", "1", "--threads", "1", "--results", path],
+            )),
         ),
         (
             "--plot",
-            v(&[
-                "bench",
-                "tictactoe",
-                "--depth",
-                "1",
-                "--runs",
-                "1",
-                "--algo",
-                "alphabeta",
-                "--threads",
-                "1",
-                "--plot",
-                path,
-            ]),
+            v(&with(
+                &bench("tictactoe"),
+                &["--threads", "1", "--plot", path],
+            )),
         ),
         (
             "--checkpoint",
@@ -76,16 +58,7 @@ fn run(args: &[String]) -> Output {
 /// before any allocation (it aborted, asking for 32 GB).
 #[test]
 fn case49_01_a_huge_games_count_is_refused_up_front() {
-    let o = ply(&[
-        "tournament",
-        "tictactoe",
-        "--a",
-        "depth=1",
-        "--b",
-        "depth=1",
-        "--games",
-        "1000000000",
-    ]);
+    let o = ply(&with(TWO_CONFIGS, &["--games", "1000000000"]));
     one_error(
         &o,
         "--games 1e9",
@@ -280,18 +253,17 @@ fn case49_the_same_path_for_two_outputs_is_refused() {
     let f = d.join("out");
     std::os::unix::fs::symlink("out", d.join("link")).unwrap();
     for other in [f.clone(), d.join("link")] {
-        let o = ply(&[
-            "tournament",
-            "halma",
-            "--strategies",
-            "s1,s2",
-            "--games-per-pair",
-            "1",
-            "--results",
-            arg(&f),
-            "--checkpoint",
-            arg(&other),
-        ]);
+        let o = ply(&with(
+            ROUND_ROBIN,
+            &[
+                "--games-per-pair",
+                "1",
+                "--results",
+                arg(&f),
+                "--checkpoint",
+                arg(&other),
+            ],
+        ));
         one_error(&o, "--results F --checkpoint F", &["are the same file"]);
     }
     assert_eq!(entries(&d), vec!["link"]);

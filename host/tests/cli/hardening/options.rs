@@ -6,34 +6,13 @@ use super::*;
 
 /// `ply tournament` of two configurations with `rest` after them.
 fn two_configs(rest: &[&str]) -> Output {
-    let mut args = vec![
-        "tournament",
-        "tictactoe",
-        "--a",
-        "depth=1",
-        "--b",
-        "depth=1",
-        "--threads",
-        "1",
-    ];
-    args.extend_from_slice(rest);
-    ply(&args)
+    ply(&with(&with(TWO_CONFIGS, &["--threads", "1"]), rest))
 }
 
 /// `ply tournament halma --strategies s1,s2` with `rest` after it.
 fn round_robin(rest: &[&str]) -> Output {
-    let mut args = vec![
-        "tournament",
-        "halma",
-        "--strategies",
-        "s1,s2",
-        "--games-per-pair",
-        "1",
-        "--threads",
-        "1",
-    ];
-    args.extend_from_slice(rest);
-    ply(&args)
+    let base = with(ROUND_ROBIN, &["--games-per-pair", "1", "--threads", "1"]);
+    ply(&with(&base, rest))
 }
 
 /// Case 9: an option of the other form of `ply tournament` is refused with one

@@ -26,26 +26,8 @@ fn case_01_a_failed_write_to_stdout_is_one_error_line() {
             "2",
         ],
         &["solve", "tictactoe"],
-        &[
-            "bench",
-            "tictactoe",
-            "--depth",
-            "1",
-            "--runs",
-            "1",
-            "--algo",
-            "alphabeta",
-        ],
-        &[
-            "play",
-            "tictactoe",
-            "--first",
-            "ai",
-            "--second",
-            "ai",
-            "--depth",
-            "1",
-        ],
+        &bench("tictactoe"),
+        &with(&play_ai("tictactoe"), &["--depth", "1"]),
         &["--help"],
         &["--version"],
     ];
@@ -67,20 +49,7 @@ fn case_01_a_failed_write_to_stdout_is_one_error_line() {
         .write(true)
         .open("/dev/full")
         .unwrap();
-    let o = ply_with(
-        &[
-            "tournament",
-            "tictactoe",
-            "--a",
-            "depth=1",
-            "--b",
-            "depth=1",
-            "--games",
-            "1",
-        ],
-        &[],
-        Some(full),
-    );
+    let o = ply_with(&with(TWO_CONFIGS, &["--games", "1"]), &[], Some(full));
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let err = stderr(&o);
     assert!(!err.contains("panicked"), "{}", err);
@@ -111,7 +80,7 @@ fn total_mib() -> Option<u64> {
 fn case_02_hash_tables_beyond_the_memory_are_refused_by_name() {
     let started = Instant::now();
     match total_mib() {
-        Some(total) if total < 65_536 => {
+        Some(total) if total < 1_048_576 => {
             let mb = (total + 1).to_string();
             let o = ply_with(
                 &["search", "checkers", "--depth", "8", "--hash-mb", &mb],
@@ -140,21 +109,17 @@ fn case_02_hash_tables_beyond_the_memory_are_refused_by_name() {
         // A machine with more: the largest size is still bounded.
         _ => {}
     }
-    for (args, needle) in [
-        (
-            &["search", "tictactoe", "--hash-mb", "65537"][..],
-            "expected 1 to 65536",
-        ),
-        (
-            &["search", "tictactoe", "--hash-mb", "0"],
-            "expected 1 to 65536",
-        ),
-        (
-            &["bench", "tictactoe", "--depth", "1", "--hash-mb", "65537"],
-            "expected 1 to 65536",
-        ),
+    let tournament = with(TWO_CONFIGS, &["--hash-mb", "0"]);
+    for args in [
+        &["search", "tictactoe", "--hash-mb", "1048577"][..],
+        &["search", "tictactoe", "--hash-mb", "0"],
+        &["bench", "tictactoe", "--depth", "1", "--hash-mb", "1048577"],
+        &["play", "tictactoe", "--hash-mb", "0"],
+        &tournament,
+        &["solve", "kalah:3x2", "--hash-mb", "0"],
     ] {
-        one_error(&ply(args), &format!("{:?}", args), &["--hash-mb", needle]);
+        let needles = ["--hash-mb", "expected 1 to 1048576"];
+        one_error(&ply(args), &format!("{:?}", args), &needles);
     }
     assert!(started.elapsed() < Duration::from_secs(20));
 }
@@ -257,33 +222,24 @@ fn case_04_output_paths_are_checked_before_the_work() {
     ]);
     one_error(&o, "bench --plot DIR", &["--plot", "is a directory"]);
     let csv = d.join("no/such/dir/r.csv");
-    let o = ply(&[
-        "tournament",
-        "halma",
-        "--strategies",
-        "s1,s2",
-        "--games-per-pair",
-        "2",
-        "--results",
-        csv.to_str().unwrap(),
-    ]);
+    let o = ply(&with(
+        ROUND_ROBIN,
+        &["--games-per-pair", "2", "--results", csv.to_str().unwrap()],
+    ));
     one_error(&o, "tournament --results", &["--results", "does not exist"]);
     assert!(stdout(&o).is_empty(), "the games were played first");
     assert!(entries(&d).is_empty(), "{:?}", entries(&d));
     // A writable path still works, and holds the whole file.
     let plot = d.join("s.svg");
-    let o = ply(&[
-        "bench",
-        "tictactoe",
-        "--depth",
-        "1",
-        "--runs",
-        "1",
-        "--algo",
-        "alphabeta,toplevel",
-        "--plot",
-        plot.to_str().unwrap(),
-    ]);
+    let o = ply(&with(
+        &bench("tictactoe")[..6],
+        &[
+            "--algo",
+            "alphabeta,toplevel",
+            "--plot",
+            plot.to_str().unwrap(),
+        ],
+    ));
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(entries(&d), vec!["s.svg"]);
     let _ = std::fs::remove_dir_all(d);

@@ -9,7 +9,8 @@
 use core::sync::atomic::{AtomicI8, Ordering};
 
 use super::layout::{
-    layer_len, layer_offset, next_layout, rank, table_len, unbar, unrank, MAX_TABLE_SEEDS,
+    layer_offset, layer_range, next_layout, rank, table_len, unbar, unrank, MAX_TABLE_SEEDS,
+    UNKNOWN,
 };
 use super::packed::{packed_code, packed_layers, PACKED_MAX_SEEDS};
 use super::with_pits;
@@ -45,10 +46,6 @@ enum Entries<'a> {
     /// seeds.
     Packed(&'a [u8]),
 }
-
-/// The value an endgame table entry holds before it is computed: fill the layers
-/// to build with it.
-pub const UNKNOWN: i8 = i8::MIN;
 
 impl<'a> EndgameTables<'a> {
     /// Tables covering `0..=max_seeds` seeds in play, read from `values`, which must
@@ -174,14 +171,6 @@ impl<'a> EndgameTables<'a> {
 pub(super) struct TableIndex {
     pub(super) at: usize,
     pub(super) n: u32,
-}
-
-/// The entries of the layer of `n` seeds in play in a table for `pits` pits: the
-/// range [`build_layer`] fills.
-pub fn layer_range(pits: u8, n: u32) -> core::ops::Range<usize> {
-    let m = 2 * u32::from(pits);
-    let start = layer_offset(m, n) as usize;
-    start..start + layer_len(m, n) as usize
 }
 
 /// Fills the layers `from_seeds..=max_seeds` of an endgame table on one thread (the
@@ -347,7 +336,7 @@ impl Layer<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::layout::{next_bars, MAX_PARTS};
+    use super::super::layout::{layer_len, next_bars, MAX_PARTS};
     use super::*;
     use crate::games::kalah::solver::minimax_future_margin;
     use crate::games::kalah::solver::{pack_tables, unpack_tables};

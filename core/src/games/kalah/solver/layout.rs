@@ -14,6 +14,18 @@
 
 use core::sync::atomic::{AtomicI8, Ordering};
 
+/// The value an endgame table entry holds before it is computed: fill the layers
+/// to build with it.
+pub const UNKNOWN: i8 = i8::MIN;
+
+/// The entries of the layer of `n` seeds in play in a table for `pits` pits: the
+/// range [`build_layer`](super::build_layer) fills.
+pub fn layer_range(pits: u8, n: u32) -> core::ops::Range<usize> {
+    let m = 2 * u32::from(pits);
+    let start = layer_offset(m, n) as usize;
+    start..start + layer_len(m, n) as usize
+}
+
 /// Most pits a row may have for the solver (as for the game).
 pub(super) const MAX_PARTS: usize = 16;
 

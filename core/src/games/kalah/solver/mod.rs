@@ -56,8 +56,8 @@ use crate::game::{Game, Player};
 use crate::games::kalah::{final_margin, pit, row_sum, sow, Kalah, KalahRules, Pit};
 use crate::search::for_player;
 
-pub use endgame::{build_layer, build_tables, layer_range, EndgameTables, UNKNOWN};
-pub use layout::{reorder_rows_first, table_len, MAX_TABLE_SEEDS};
+pub use endgame::{build_layer, build_tables, EndgameTables};
+pub use layout::{layer_range, reorder_rows_first, table_len, MAX_TABLE_SEEDS, UNKNOWN};
 pub use packed::{
     pack_entries, pack_tables, packed_layer_len, packed_layers, unpack_entries, unpack_tables,
     PackedLayers, PACKED_MAX_SEEDS,

@@ -8,10 +8,10 @@
 
 use core::sync::atomic::{AtomicI8, Ordering};
 
-use super::endgame::layer_range;
-#[cfg(doc)]
-use super::endgame::UNKNOWN;
+use super::layout::layer_range;
 use super::layout::table_len;
+#[cfg(doc)]
+use super::layout::UNKNOWN;
 
 /// The most seeds in play a table of five-bit entries ([`pack_entries`]) covers:
 /// the mover's share of `n` seeds is `0..=n`, 32 values at 31.
@@ -197,7 +197,7 @@ pub fn unpack_tables(
 #[cfg(test)]
 mod tests {
     use super::super::endgame::TableIndex;
-    use super::super::endgame::UNKNOWN;
+    use super::super::layout::UNKNOWN;
     use super::super::EndgameTables;
     use super::*;
 

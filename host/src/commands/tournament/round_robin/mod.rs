@@ -360,7 +360,7 @@ pub fn run_round_robin(spec: &str, cfg: &RoundRobin) -> Result<RoundRobinResult,
     crate::out!("{}", format_table(&res))?;
     if let Some(path) = &cfg.results {
         // Whole or not at all (checked writable by `main` before the games).
-        crate::interrupt::write_atomic(
+        crate::files::write_atomic(
             std::path::Path::new(path),
             format_csv(&cfg.strategies, &res).as_bytes(),
         )
