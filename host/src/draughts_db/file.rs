@@ -61,7 +61,7 @@ fn header(key: SliceKey, codes: &[u8]) -> Vec<u8> {
 /// Writes slice `key`'s `codes` to `path` whole or not at all (a temporary renamed
 /// into place; Ctrl-C removes it).
 pub fn save(path: &Path, key: SliceKey, codes: &[u8]) -> std::io::Result<()> {
-    let mut f = crate::interrupt::PendingFile::create(path)?;
+    let mut f = crate::files::PendingFile::create(path)?;
     f.file().write_all(&header(key, codes))?;
     f.file().write_all(codes)?;
     f.commit()
