@@ -5,7 +5,9 @@
 
 use core::hash::{Hash, Hasher};
 
-/// Slots of the history table per side (move hashes are folded into them).
+/// Slots of the history table per side (move hashes are folded into them): the
+/// engine's default; an engine for a part with little RAM may have fewer
+/// ([`Engine`](crate::search::Engine)'s `HISTORY` parameter).
 pub const HISTORY_SLOTS: usize = 512;
 
 /// Folds a move into a history slot with FxHash-style mixing of its `Hash` bytes:

@@ -79,6 +79,12 @@ macro_rules! firmware {
     };
 }
 
+/// The engine of this target's firmware: killer and history tables of
+/// [`Target::killer_plies`] plies and [`Target::history_slots`] slots, over a
+/// table in `'t` and the evaluation `E` (as the engine holds it: a reference).
+pub type FirmwareEngine<'t, G, E> =
+    SliceEngine<'t, G, E, NoClock, { TARGET.killer_plies() }, { TARGET.history_slots() }>;
+
 /// The game: one engine for both sides, for the whole game; logs every move and
 /// the result, and returns the number of failed checks. Out of line, so that the
 /// engine's stack is free again for perft.
@@ -86,7 +92,8 @@ macro_rules! firmware {
 fn play_game<G: Game, E: Evaluator<G>>(m: &Match<G, E>, tt: &'static mut [TtEntry]) -> u32 {
     let mut failures = 0;
     let t0 = rt::ticks();
-    let mut engine = Engine::new(tt, &m.eval, NoClock, m.config);
+    // The killer and history tables sized for this target.
+    let mut engine: FirmwareEngine<'_, G, &E> = Engine::new_sized(tt, &m.eval, NoClock, m.config);
     let mut notation_overflow = false;
     let played = matches::play(m, &mut engine, |r| {
         notation_overflow |= !log_move(r);
@@ -156,7 +163,7 @@ pub fn run<G: Game, E: Evaluator<G>>(m: Match<G, E>, tt: &'static mut [TtEntry])
         size_of::<TtEntry>(),
         tt.len(),
         core::mem::size_of_val(tt),
-        size_of::<SliceEngine<'static, G, &E, NoClock>>(),
+        size_of::<FirmwareEngine<'static, G, &E>>(),
         MAX_PLY,
     );
     if tt.len() != m.tt_slots {

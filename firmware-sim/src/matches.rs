@@ -26,8 +26,9 @@ use ply_core::games::halma::eval::Racer;
 use ply_core::games::halma::HalmaRules;
 use ply_core::games::kalah::{Kalah, KalahEval, KalahRules};
 use ply_core::games::{Halma16, Halma8, TicTacToe};
+use ply_core::search::engine::HISTORY_SLOTS;
 use ply_core::search::{
-    EngineConfig, Evaluator, FnEval, Limits, NoClock, Recommended, Score, SliceEngine,
+    EngineConfig, Evaluator, FnEval, Limits, NoClock, Recommended, Score, SliceEngine, MAX_PLY,
 };
 use ply_core::{Game, Outcome};
 
@@ -77,7 +78,35 @@ impl Target {
             Target::CortexM0 | Target::Riscv32 => 16 << 10,
         }
     }
+
+    /// The plies of the engine's killer table (its `KILLERS` parameter): every ply
+    /// on the M4, as on the host; on the 16 KiB parts the plies their deepest
+    /// searches reach (the depth and the quiescence plies of their [`Budgets`],
+    /// with room to spare), 2.2 KiB less for draughts.
+    pub const fn killer_plies(self) -> usize {
+        match self {
+            Target::CortexM4 => MAX_PLY,
+            Target::CortexM0 | Target::Riscv32 => SMALL_KILLER_PLIES,
+        }
+    }
+
+    /// The engine's history slots per side (its `HISTORY` parameter): the host's
+    /// 512 on the M4; on the 16 KiB parts 128, 3 KiB less (moves fold into
+    /// fewer counters: the search differs from 512 slots, and the host test
+    /// searches with the same 128).
+    pub const fn history_slots(self) -> usize {
+        match self {
+            Target::CortexM4 => HISTORY_SLOTS,
+            Target::CortexM0 | Target::Riscv32 => SMALL_HISTORY_SLOTS,
+        }
+    }
 }
+
+/// [`Target::killer_plies`] on the 16 KiB parts.
+pub const SMALL_KILLER_PLIES: usize = 16;
+
+/// [`Target::history_slots`] on the 16 KiB parts.
+pub const SMALL_HISTORY_SLOTS: usize = 128;
 
 /// How deep a game searches on one target, and with how large a table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -186,9 +215,9 @@ pub fn result_text(outcome: Outcome) -> &'static str {
 /// calls `on_move` after each. Every chosen move goes through the checked
 /// [`Game::play`]; an illegal choice, or no choice in an unfinished position, is an
 /// error naming what went wrong.
-pub fn play<G: Game, E: Evaluator<G>>(
+pub fn play<G: Game, E: Evaluator<G>, const KILLERS: usize, const HISTORY: usize>(
     m: &Match<G, E>,
-    engine: &mut SliceEngine<'_, G, &E, NoClock>,
+    engine: &mut SliceEngine<'_, G, &E, NoClock, KILLERS, HISTORY>,
     mut on_move: impl FnMut(&MoveRecord<G>),
 ) -> Result<Finish, &'static str> {
     let mut game = m.start;
@@ -226,8 +255,8 @@ pub fn play<G: Game, E: Evaluator<G>>(
 /// (the root's move list, the report) are one frame on the stack, not part of
 /// the caller's frame beside everything else it does.
 #[inline(never)]
-fn search<G: Game, E: Evaluator<G>>(
-    engine: &mut SliceEngine<'_, G, &E, NoClock>,
+fn search<G: Game, E: Evaluator<G>, const KILLERS: usize, const HISTORY: usize>(
+    engine: &mut SliceEngine<'_, G, &E, NoClock, KILLERS, HISTORY>,
     game: &G,
     limits: Limits,
 ) -> (Option<G::Move>, u64, Score, u32) {
@@ -357,8 +386,11 @@ pub fn kalah(target: Target) -> Match<Kalah, KalahEval> {
 /// The rest of the 64 KiB holds the stack: the engine and one frame of about
 /// 1.25 KiB per searched ply (a 548-byte move list of 8-byte moves, a 160-byte
 /// position, the move-ordering buffer), for up to the depth + 32 (quiescence)
-/// plies; the depth-10 games reach a stack high-water mark of about 37 KiB
-/// (docs/firmware.md).
+/// plies; the depth-10 games reach a stack high-water mark of about 33 KiB
+/// (docs/firmware.md). On the 16 KiB parts, with the engine's tables sized for
+/// them ([`Target::killer_plies`], [`Target::history_slots`]): depth 6 with two
+/// plies of quiescence, 15.4 KiB of stack on the M0 (a third quiescence ply
+/// would need about 1.3 KiB more).
 pub const CHECKERS: Budgets = Budgets {
     cortex_m4: Budget {
         depth: 10,
@@ -366,14 +398,14 @@ pub const CHECKERS: Budgets = Budgets {
         quiescence_plies: 32,
     },
     cortex_m0: Budget {
-        depth: 4,
+        depth: 6,
         tt_slots: 16,
-        quiescence_plies: 0,
+        quiescence_plies: 2,
     },
     riscv32: Budget {
-        depth: 4,
+        depth: 6,
         tt_slots: 16,
-        quiescence_plies: 0,
+        quiescence_plies: 2,
     },
 };
 
@@ -474,9 +506,8 @@ pub fn halma8(target: Target) -> Match<Halma8, Racer> {
 }
 
 /// Halma 16×16: depth 2 everywhere; on the M4 512 slots (8 KiB), so that the
-/// 2.7 KiB move list of every searched ply fits the stack. Depth 1 is cheaper but
-/// never finishes (a draw by the 1000-ply limit): `Racer` values positions for the
-/// side to move, which is right at even depths.
+/// 2.7 KiB move list of every searched ply fits the stack. `Racer` values
+/// positions for the side to move, which is right at even depths.
 pub const HALMA16: Budgets = Budgets {
     cortex_m4: Budget {
         depth: 2,
@@ -484,12 +515,12 @@ pub const HALMA16: Budgets = Budgets {
         quiescence_plies: 32,
     },
     cortex_m0: Budget {
-        depth: 1,
+        depth: 2,
         tt_slots: 32,
         quiescence_plies: 32,
     },
     riscv32: Budget {
-        depth: 1,
+        depth: 2,
         tt_slots: 32,
         quiescence_plies: 32,
     },

@@ -132,18 +132,45 @@ pub struct SearchReport<M> {
     pub elapsed_ms: u64,
 }
 
-/// The engine over a table in a caller's slice, as [`Engine::new`] makes it (the
-/// no_std, single-thread form the firmware uses).
-pub type SliceEngine<'t, G, E, C> = Engine<G, E, C, TranspositionTable<&'t mut [TtEntry]>>;
+/// The engine over a table in a caller's slice, as [`Engine::new`] (or, with
+/// smaller killer and history tables, [`Engine::new_sized`]) makes it: the no_std,
+/// single-thread form the firmware uses.
+pub type SliceEngine<
+    't,
+    G,
+    E,
+    C,
+    const KILLERS: usize = MAX_PLY,
+    const HISTORY: usize = HISTORY_SLOTS,
+> = Engine<G, E, C, TranspositionTable<&'t mut [TtEntry]>, KILLERS, HISTORY>;
 
 /// An iterative-deepening alpha-beta engine over a transposition table `T`.
-pub struct Engine<G: Game, E, C, T> {
+///
+/// Its own memory is fixed by two sizes, which only a part with little RAM
+/// changes (the defaults are every host's engine):
+///
+/// * `KILLERS`: the plies that keep killer moves (two a ply). Beyond it a node is
+///   ordered by hint and history alone; a search that never goes that deep
+///   searches exactly as with [`MAX_PLY`] plies.
+/// * `HISTORY`: the history table's slots per side ([`HISTORY_SLOTS`], 512, by
+///   default); a smaller table folds [`Game::history_slot`] into its slots
+///   (modulo `HISTORY`), so moves share counters and the search can differ.
+///
+/// With [`MAX_PLY`] and [`HISTORY_SLOTS`] they take `MAX_PLY × 2` moves and 4 KiB.
+pub struct Engine<
+    G: Game,
+    E,
+    C,
+    T,
+    const KILLERS: usize = MAX_PLY,
+    const HISTORY: usize = HISTORY_SLOTS,
+> {
     tt: T,
     eval: E,
     clock: C,
     config: EngineConfig,
     /// Killer moves and the history heuristic.
-    heuristics: Heuristics<G>,
+    heuristics: Heuristics<G, KILLERS, HISTORY>,
     nodes: u64,
     limits: Limits,
     aborted: bool,
@@ -161,18 +188,41 @@ impl<'t, G: Game, E: Evaluator<G>, C: Clock>
     /// An engine using `tt_slots` as its transposition table (cleared), `eval` for
     /// positions at the horizon and `clock` for time limits.
     pub fn new(tt_slots: &'t mut [TtEntry], eval: E, clock: C, config: EngineConfig) -> Self {
-        Engine::with_table(TranspositionTable::new(tt_slots), eval, clock, config)
+        Engine::new_sized(tt_slots, eval, clock, config)
+    }
+}
+
+impl<'t, G: Game, E: Evaluator<G>, C: Clock, const KILLERS: usize, const HISTORY: usize>
+    Engine<G, E, C, TranspositionTable<&'t mut [TtEntry]>, KILLERS, HISTORY>
+{
+    /// [`Engine::new`] with killer moves for `KILLERS` plies and `HISTORY` history
+    /// slots (a part with little RAM: see [`Engine`]).
+    pub fn new_sized(tt_slots: &'t mut [TtEntry], eval: E, clock: C, config: EngineConfig) -> Self {
+        Engine::with_table_sized(TranspositionTable::new(tt_slots), eval, clock, config)
     }
 }
 
 impl<G: Game, E: Evaluator<G>, C: Clock, T: Table> Engine<G, E, C, T> {
     /// An engine over `table` as it is (not cleared: a table kept from move to move,
     /// or one shared with other engines).
+    pub fn with_table(table: T, eval: E, clock: C, config: EngineConfig) -> Self {
+        Engine::with_table_sized(table, eval, clock, config)
+    }
+}
+
+impl<G: Game, E: Evaluator<G>, C: Clock, T: Table, const KILLERS: usize, const HISTORY: usize>
+    Engine<G, E, C, T, KILLERS, HISTORY>
+{
+    /// [`Engine::with_table`] with killer moves for `KILLERS` plies and `HISTORY`
+    /// history slots (a part with little RAM: see [`Engine`]).
     // Out of line, so that the engine is built where the caller keeps it: inlined,
     // the history table was built beside it and copied over (4 KiB more stack on
     // the Cortex-M firmware, whose RAM is as small as 16 KiB).
     #[inline(never)]
-    pub fn with_table(table: T, eval: E, clock: C, config: EngineConfig) -> Self {
+    pub fn with_table_sized(table: T, eval: E, clock: C, config: EngineConfig) -> Self {
+        const {
+            assert!(HISTORY > 0, "the history table needs at least one slot");
+        }
         Engine {
             tt: table,
             eval,

@@ -49,7 +49,8 @@ pub const WIN: Score = 1_000_000;
 pub const INFINITY: Score = WIN + 1;
 
 /// The deepest ply any search reaches (iterative deepening and quiescence included).
-/// Bounds the killer table and the principal variation.
+/// Bounds the principal variation and, by default, the killer table
+/// ([`Engine`]'s `KILLERS`).
 pub const MAX_PLY: usize = 96;
 
 /// True if `score` is a forced win or loss found by the search (not a heuristic).

@@ -4,7 +4,7 @@
 
 /// Moves ordered by key at a node; in a longer list (Halma) the rest follow in
 /// generation order after these. (A node's ordering buffer lives on the stack of
-/// every searched ply: about 10 bytes a slot.)
+/// every searched ply: 10 bytes a slot.)
 pub(crate) const ORDERED: usize = 32;
 
 /// The order a node tries its moves in, without moving them: the (up to) [`ORDERED`]
@@ -12,14 +12,16 @@ pub(crate) const ORDERED: usize = 32;
 /// generation order. Move indices are generation-order indices, the form the table
 /// stores.
 pub(crate) struct MoveOrder {
-    /// The best keys, best first, and their move indices.
+    /// While moves are offered: the best keys, best first. Once they are all
+    /// offered, the keys are not needed any more and this holds the indices in
+    /// `top`, ascending, to skip them in the generation-order tail (one buffer for
+    /// both: a node's frame is on the stack of every searched ply).
     keys: heapless::Vec<i64, ORDERED>,
+    /// The move indices of the best keys, best first.
     top: heapless::Vec<u16, ORDERED>,
-    /// The indices in `top`, ascending, to skip them in the generation-order tail.
-    taken: heapless::Vec<u16, ORDERED>,
     /// Next position in `top`.
     next_top: usize,
-    /// Next generation-order index of the tail, and the next entry of `taken`.
+    /// Next generation-order index of the tail, and the next taken index in `keys`.
     next_tail: usize,
     next_taken: usize,
     len: usize,
@@ -30,7 +32,6 @@ impl MoveOrder {
         MoveOrder {
             keys: heapless::Vec::new(),
             top: heapless::Vec::new(),
-            taken: heapless::Vec::new(),
             next_top: 0,
             next_tail: 0,
             next_taken: 0,
@@ -62,10 +63,12 @@ impl MoveOrder {
     pub(crate) fn finish(&mut self, len: usize) {
         self.len = len;
         if len > self.top.len() {
+            // The keys become the taken indices, ascending.
+            self.keys.clear();
             for &i in self.top.iter() {
-                let _ = self.taken.push(i);
+                let _ = self.keys.push(i64::from(i));
             }
-            self.taken.sort_unstable();
+            self.keys.sort_unstable();
         } else {
             // Every move is in `top`: no tail.
             self.next_tail = len;
@@ -94,7 +97,7 @@ impl Iterator for MoveOrder {
         while self.next_tail < self.len {
             let i = self.next_tail;
             self.next_tail += 1;
-            if self.taken.get(self.next_taken).map(|&t| usize::from(t)) == Some(i) {
+            if self.keys.get(self.next_taken).map(|&t| t as usize) == Some(i) {
                 self.next_taken += 1;
                 continue;
             }

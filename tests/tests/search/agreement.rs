@@ -289,3 +289,54 @@ fn every_search_values_positions_for_the_root_player() {
     let kalah = Kalah::start(Kalah::parse_rules("4x3").unwrap());
     check(&positions(kalah, 20, 8, 43), 1..=5);
 }
+
+/// The engine's fixed memory sized for a small part (`Engine::new_sized`): killers
+/// for fewer plies and fewer history slots. The value stays plain alpha-beta's
+/// whatever the sizes (only the order of the moves changes); with killers for every
+/// ply the search reaches and the default 512 history slots the search is exactly
+/// the default engine's, move for move and node for node; and a smaller history
+/// table does change the order (the parameter is used).
+#[test]
+fn engine_with_tables_sized_for_a_small_part() {
+    use ply_core::games::draughts::{Draughts, Rules};
+    use ply_core::search::engine::HISTORY_SLOTS;
+    use ply_core::search::{Recommended, SearchReport, SliceEngine};
+
+    fn run<const KILLERS: usize, const HISTORY: usize>(
+        p: &Draughts,
+        depth: u32,
+        config: EngineConfig,
+    ) -> SearchReport<<Draughts as Game>::Move> {
+        let mut slots = vec![TtEntry::EMPTY; 1 << 10];
+        let mut engine: SliceEngine<'_, Draughts, _, NoClock, KILLERS, HISTORY> =
+            Engine::new_sized(&mut slots, Draughts::evaluation(), NoClock, config);
+        engine.search(p, Limits::depth(depth))
+    }
+
+    let ps = positions(Draughts::new(Rules::english()), 12, 30, 5);
+    let eval = Draughts::evaluation();
+    let depth = 5;
+    // Quiescence off: no node is deeper than `depth` plies.
+    let config = EngineConfig {
+        quiescence: false,
+        ..Draughts::engine_config()
+    };
+    let mut history_changed_the_order = false;
+    for p in &ps {
+        let ab = alphabeta(p, depth, &eval).value;
+        let mut slots = vec![TtEntry::EMPTY; 1 << 10];
+        let default =
+            Engine::new(&mut slots, eval, NoClock, config).search(p, Limits::depth(depth));
+        // Killers for the plies searched (1 to depth - 1 below the root, which
+        // has none): the default engine exactly.
+        assert_eq!(run::<5, HISTORY_SLOTS>(p, depth, config), default, "{p}");
+        for exact in [
+            run::<0, 7>(p, depth, EngineConfig::exact()),
+            run::<2, 64>(p, depth, EngineConfig::exact()),
+        ] {
+            assert_eq!(exact.value, ab, "{p}");
+        }
+        history_changed_the_order |= run::<5, 7>(p, depth, config).nodes != default.nodes;
+    }
+    assert!(history_changed_the_order);
+}
