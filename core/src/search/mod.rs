@@ -45,6 +45,20 @@ pub type Score = i32;
 /// The score of a won game at the root; a win `n` plies away scores `WIN - n`.
 pub const WIN: Score = 1_000_000;
 
+/// The score of a win an endgame table proves, at the root: a table's win `n` plies
+/// away — the plies searched to the table's position plus the table's own distance —
+/// scores `TABLE_WIN - n`, below every finished game's score and far above every
+/// heuristic one. Like [`WIN`]'s, such a score counts plies from the root, so the
+/// engine prefers reaching a won table position sooner, not only the table's quicker
+/// win (a score that did not count them would make every line into the same won
+/// position equal, and the engine could put the conversion off forever); the
+/// transposition table keeps it counted from the node ([`tt::to_tt`]).
+pub const TABLE_WIN: Score = WIN / 2;
+
+/// The lowest score counted as a table's win ([`TABLE_WIN`]): plies and distance
+/// together below 2^16.
+pub const TABLE_ZONE: Score = TABLE_WIN - (1 << 16);
+
 /// Larger than any score: the initial window bound.
 pub const INFINITY: Score = WIN + 1;
 

@@ -13,7 +13,7 @@
 //! function of the position alone), so an entry has the same size for every game and
 //! fits in one atomic word pair on the host.
 
-use crate::search::{Score, MAX_PLY, WIN};
+use crate::search::{Score, MAX_PLY, TABLE_WIN, TABLE_ZONE, WIN};
 
 /// What a stored score says about the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -319,16 +319,24 @@ impl<S: AsRef<[TtEntry]> + AsMut<[TtEntry]>> Table for TranspositionTable<S> {
     }
 }
 
-/// Win scores count plies from the root; in the table they count from the node, so
-/// an entry is valid wherever the position recurs.
+/// True if `v` counts plies from the root: a game's win or loss ([`WIN`]) or a table's
+/// ([`TABLE_WIN`](crate::search::TABLE_WIN)).
+#[inline]
+fn counts_plies(v: Score) -> bool {
+    // A stored table win may lie up to a node's ply above TABLE_WIN.
+    v.abs() >= WIN_ZONE || (TABLE_ZONE..=TABLE_WIN + 4 * MAX_PLY as Score).contains(&v.abs())
+}
+
+/// Win scores (a game's and a table's) count plies from the root; in the table they
+/// count from the node, so an entry is valid wherever the position recurs.
 #[inline]
 pub fn to_tt(v: Score, ply: u32) -> Score {
-    if v >= WIN_ZONE {
-        v + ply as Score
-    } else if v <= -WIN_ZONE {
-        v - ply as Score
-    } else {
+    if !counts_plies(v) {
         v
+    } else if v > 0 {
+        v + ply as Score
+    } else {
+        v - ply as Score
     }
 }
 
@@ -336,12 +344,12 @@ pub fn to_tt(v: Score, ply: u32) -> Score {
 /// from the root.
 #[inline]
 pub fn from_tt(v: Score, ply: u32) -> Score {
-    if v >= WIN_ZONE {
-        v - ply as Score
-    } else if v <= -WIN_ZONE {
-        v + ply as Score
-    } else {
+    if !counts_plies(v) {
         v
+    } else if v > 0 {
+        v - ply as Score
+    } else {
+        v + ply as Score
     }
 }
 
@@ -352,6 +360,25 @@ mod tests {
     #[test]
     fn an_entry_is_sixteen_bytes() {
         assert_eq!(core::mem::size_of::<TtEntry>(), 16);
+    }
+
+    #[test]
+    fn table_wins_count_plies_like_game_wins_and_heuristic_values_do_not() {
+        for (v, ply) in [
+            (TABLE_WIN - 7, 3),
+            (-(TABLE_WIN - 7), 3),
+            (TABLE_ZONE, 60),
+            (-TABLE_ZONE, 60),
+            (WIN - 2, 90),
+        ] {
+            let stored = to_tt(v, ply);
+            assert_eq!(from_tt(stored, ply), v);
+            assert_eq!(from_tt(stored, ply - 2), v + 2 * v.signum(), "{v} at {ply}");
+        }
+        for v in [0, 4096 + 4 * 48, -4096, TABLE_ZONE - 1, -(TABLE_ZONE - 1)] {
+            assert_eq!(to_tt(v, 17), v);
+            assert_eq!(from_tt(v, 17), v);
+        }
     }
 
     #[test]

@@ -411,11 +411,12 @@ fn the_engine_stops_at_database_positions_and_plays_the_quickest_win() {
         g.display_move(report.best_move.unwrap()).to_string(),
         "32-27"
     );
-    // 32-27 leaves Black lost, next conversion in 8 plies: the value of a win in 9.
+    // 32-27 leaves Black lost, next conversion in 8 plies: the value of a win in 9
+    // plies, one searched and eight in the database.
     let Some(Value::Loss(d)) = db.probe(&g.play(report.best_move.unwrap()).unwrap()) else {
         panic!("32-27 does not leave Black lost");
     };
-    assert_eq!(report.value, DB_WIN - i32::from(d));
+    assert_eq!(report.value, DB_WIN - i32::from(d) - 1);
     // Every child is exact: each of the 5 iterations visits the root and its two
     // moves, no deeper.
     assert!(report.nodes <= 3 * 5, "{} nodes", report.nodes);
