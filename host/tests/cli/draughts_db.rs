@@ -129,8 +129,8 @@ fn solve_and_search_are_exact_inside_the_databases() {
         assert!(o.status.success(), "{}", stderr(&o));
         stdout(&o)
     };
-    assert!(search("learned").contains("best move: 32-27\n"));
-    assert!(search("learned-nodb").contains("best move: 32-28\n"));
+    assert!(search("learned-db").contains("best move: 32-27\n"));
+    assert!(search("learned").contains("best move: 32-28\n"));
 }
 
 #[test]
