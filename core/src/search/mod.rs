@@ -55,9 +55,9 @@ pub const WIN: Score = 1_000_000;
 /// transposition table keeps it counted from the node ([`tt::to_tt`]).
 pub const TABLE_WIN: Score = WIN / 2;
 
-/// The lowest score counted as a table's win ([`TABLE_WIN`]): plies and distance
-/// together below 2^16.
-pub const TABLE_ZONE: Score = TABLE_WIN - (1 << 16);
+/// The lowest score counted as a table's win ([`TABLE_WIN`]): what a table subtracts
+/// (its distance, and the plies) together below 2^18.
+pub const TABLE_ZONE: Score = TABLE_WIN - (1 << 18);
 
 /// Larger than any score: the initial window bound.
 pub const INFINITY: Score = WIN + 1;

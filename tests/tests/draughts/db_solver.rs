@@ -416,7 +416,9 @@ fn the_engine_stops_at_database_positions_and_plays_the_quickest_win() {
     let Some(Value::Loss(d)) = db.probe(&g.play(report.best_move.unwrap()).unwrap()) else {
         panic!("32-27 does not leave Black lost");
     };
-    assert_eq!(report.value, DB_WIN - i32::from(d) - 1);
+    let child = g.play(report.best_move.unwrap()).unwrap();
+    let still = 1024 * ply_core::games::draughts::db::eval::progress(&child) as i32;
+    assert_eq!(report.value, DB_WIN - still - i32::from(d) - 1);
     // Every child is exact: each of the 5 iterations visits the root and its two
     // moves, no deeper.
     assert!(report.nodes <= 3 * 5, "{} nodes", report.nodes);
@@ -434,4 +436,35 @@ fn the_engine_stops_at_database_positions_and_plays_the_quickest_win() {
 fn no_calgary_position_is_probed() {
     let g = Draughts::parse_position(Rules::calgary(), "W:WK32:BK26").unwrap();
     assert_eq!(db().probe(&g), None);
+}
+
+/// A won position where a crowning keeps the win: the engine crowns at once, at every
+/// depth. With the distance to conversion alone it waited (13-17 keeps "conversion in
+/// 2 plies", which scored above crowning into a slice whose distance counts again),
+/// move after move, until a repetition drew the game (Simple Checkers match,
+/// docs/games/draughts-databases.md).
+#[test]
+fn the_engine_takes_a_conversion_that_keeps_the_win() {
+    use ply_core::games::draughts::db::DbEval;
+    use ply_core::games::draughts::DraughtsEvaluation;
+    use ply_core::search::{Engine, EngineConfig, Limits, NoClock, TtEntry};
+    let db = db();
+    let g = Draughts::parse_position(Rules::english(), "B:WK5:B27,K13").unwrap();
+    assert_eq!(db.probe(&g), Some(Value::Win(1)));
+    let eval = DbEval {
+        db,
+        eval: DraughtsEvaluation::LEARNED,
+    };
+    for depth in [1, 3, 6] {
+        let mut table = vec![TtEntry::EMPTY; 1 << 12];
+        let mut engine = Engine::new(&mut table, eval, NoClock, EngineConfig::default());
+        let report = engine.search(&g, Limits::depth(depth));
+        let mv = g.display_move(report.best_move.unwrap()).to_string();
+        assert!(mv == "27-31" || mv == "27-32", "depth {depth}: {mv}");
+        let child = g.play(report.best_move.unwrap()).unwrap();
+        assert!(
+            matches!(db.probe(&child), Some(Value::Loss(_))),
+            "depth {depth}"
+        );
+    }
 }

@@ -1,15 +1,32 @@
 //! The evaluation with a database: exact values where it knows them.
 
-use super::super::Draughts;
+use super::super::{Colour, Draughts};
 use super::probe::Database;
 use super::value::Value;
 use crate::game::{Outcome, Player};
 use crate::search::{Evaluator, Score, TABLE_WIN};
 
-/// The score of a database win at distance 0 at the root ([`DbEval`]): the engine's
-/// [`TABLE_WIN`]. A position `ply` plies below the root that wins in `d` plies to
-/// conversion scores `DB_WIN - d - ply`, a loss `-(DB_WIN - d - ply)`, a draw 0.
+/// The score of a database win at the root ([`DbEval`]): the engine's [`TABLE_WIN`].
+/// A won position `ply` plies below the root scores `DB_WIN - (1024 × P + d) - ply`,
+/// where `d` is its distance to the next conversion (below 1024) and `P` its
+/// [`progress`] still to make; a loss the negation, a draw 0.
+///
+/// The distance alone cannot compare positions across a conversion: it counts again
+/// from the new slice, so a capture or a crowning that keeps the win would score
+/// below a waiting move that keeps "conversion in 2 plies", and the engine would wait
+/// until a repetition drew the game. With `P` first, every conversion that keeps the
+/// win ranks above every move that does not, and the distance orders the rest.
 pub const DB_WIN: Score = TABLE_WIN;
+
+/// What is left to convert in `game`: 25 a piece plus 1 a man. Every capture lowers
+/// it (a piece fewer, no man more) and so does every crowning (a man fewer), so it
+/// falls with each conversion; at most 8 × 25 + 8 = 208 for the databases' sizes.
+#[inline]
+pub const fn progress(game: &Draughts) -> u32 {
+    let pieces = game.pieces(Colour::Black) | game.pieces(Colour::White);
+    let men = pieces & !game.kings();
+    25 * pieces.count_ones() + men.count_ones()
+}
 
 /// An evaluation `E` with a database: [`Evaluator::exact`] is the database's value
 /// of every position it holds (so the engine searches no further there), on a scale
@@ -26,12 +43,16 @@ pub struct DbEval<'a, E> {
 }
 
 impl<E> DbEval<'_, E> {
-    /// The score of `v` at a node `ply` plies below the root ([`DB_WIN`]).
+    /// The score of `v`, the value of `game` `ply` plies below the root ([`DB_WIN`]).
     #[inline]
-    pub const fn score(v: Value, ply: u32) -> Score {
+    pub fn score(v: Value, game: &Draughts, ply: u32) -> Score {
+        let still = |d: u32| {
+            let d = if d < 1023 { d } else { 1023 };
+            (1024 * progress(game) + d + ply) as Score
+        };
         match v {
-            Value::Win(d) => DB_WIN - d as Score - ply as Score,
-            Value::Loss(d) => -(DB_WIN - d as Score - ply as Score),
+            Value::Win(d) => DB_WIN - still(d as u32),
+            Value::Loss(d) => -(DB_WIN - still(d as u32)),
             Value::Draw => 0,
         }
     }
@@ -57,7 +78,7 @@ impl<E: Evaluator<Draughts>> Evaluator<Draughts> for DbEval<'_, E> {
         }
         match self.db.probe(game)? {
             Value::Loss(0) => None,
-            v => Some(Self::score(v, ply)),
+            v => Some(Self::score(v, game, ply)),
         }
     }
 }
