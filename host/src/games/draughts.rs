@@ -129,17 +129,21 @@ impl HostGame for Draughts {
         )?;
         let dir = draughts_db::db_dir(crate::settings::environment()?.tables_dir);
         let (db, r) = draughts_db::build_all(pieces, threads, &dir, progress)?;
-        let total: u64 = (1..=pieces)
+        let slices: Vec<_> = (1..=pieces)
             .flat_map(ply_core::games::draughts::db::keys_of)
             .filter_map(|k| db.slice(k))
-            .map(|s| s.len() as u64)
-            .sum();
+            .collect();
+        let total: u64 = slices.iter().map(|s| s.len() as u64).sum();
+        let bytes: u64 = slices.iter().map(|s| s.bytes().len() as u64).sum();
+        let wide = slices.iter().filter(|s| s.width() == 2).count();
         let mut lines = vec![format!(
-            "checkers db: every position with up to {} pieces in {}: {} positions, {} bytes of entries",
+            "checkers db: every position with up to {} pieces in {}: {} positions, {} bytes of entries ({} of {} slices two bytes a position)",
             pieces,
             dir.display(),
             total,
-            total
+            bytes,
+            wide,
+            slices.len()
         )];
         if r.built > 0 {
             lines.push(format!(

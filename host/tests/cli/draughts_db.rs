@@ -54,18 +54,18 @@ fn build_writes_a_file_a_slice_and_goes_on_from_them() {
         stderr(&again)
     );
     // A slice removed (a build stopped before it): only its pair is built again.
-    std::fs::remove_file(d.join("checkers-db/m0k1-m0k1.v1.cdb")).unwrap();
+    std::fs::remove_file(d.join("checkers-db/m0k1-m0k1.v2.cdb")).unwrap();
     let resumed = build("2", &d);
     let err = stderr(&resumed);
     assert_eq!(err.matches("checkers db: built").count(), 1, "{}", err);
-    assert!(err.contains("built m0k1-m0k1.v1.cdb ("), "{}", err);
+    assert!(err.contains("built m0k1-m0k1.v2.cdb ("), "{}", err);
 }
 
 #[test]
 fn a_damaged_file_is_found_and_rebuilt_with_a_line_saying_why() {
     let d = scratch("draughts-db", "damaged");
     build("2", &d);
-    let f = d.join("checkers-db/m1k0-m0k1.v1.cdb");
+    let f = d.join("checkers-db/m1k0-m0k1.v2.cdb");
     let mut bytes = std::fs::read(&f).unwrap();
     let good = bytes.clone();
     let last = bytes.len() - 1;
@@ -76,7 +76,7 @@ fn a_damaged_file_is_found_and_rebuilt_with_a_line_saying_why() {
     let why: Vec<&str> = err.lines().filter(|l| l.contains("rebuilding")).collect();
     assert_eq!(why.len(), 1, "{}", err);
     assert!(
-        why[0].contains("m1k0-m0k1.v1.cdb: its entries' checksum does not match"),
+        why[0].contains("m1k0-m0k1.v2.cdb: its entries' checksum does not match"),
         "{}",
         err
     );
@@ -89,7 +89,7 @@ fn a_damaged_file_is_found_and_rebuilt_with_a_line_saying_why() {
     // Another file's bytes: another slice.
     std::fs::write(
         &f,
-        std::fs::read(d.join("checkers-db/m0k1-m1k0.v1.cdb")).unwrap(),
+        std::fs::read(d.join("checkers-db/m0k1-m1k0.v2.cdb")).unwrap(),
     )
     .unwrap();
     let err = stderr(&build("2", &d));
@@ -182,7 +182,7 @@ fn a_killed_build_goes_on_from_the_slices_it_wrote() {
         .spawn()
         .unwrap();
     // The first pair of 4 pieces (four kings) is written before the other 33 slices.
-    let first = d.join("checkers-db/m0k4-m0k0.v1.cdb");
+    let first = d.join("checkers-db/m0k4-m0k0.v2.cdb");
     crate::common::wait_for(&first, &mut child, "ply db build");
     assert!(
         child.try_wait().unwrap().is_none(),
@@ -202,8 +202,8 @@ fn a_killed_build_goes_on_from_the_slices_it_wrote() {
         "{}",
         err
     );
-    assert!(!err.contains("built m0k0-m0k4.v1.cdb"), "{}", err);
-    assert!(err.contains("built m2k0-m2k0.v1.cdb ("), "{}", err);
+    assert!(!err.contains("built m0k0-m0k4.v2.cdb"), "{}", err);
+    assert!(err.contains("built m2k0-m2k0.v2.cdb ("), "{}", err);
     let out = stdout(&o);
     assert!(out.contains(": 7361090 positions"), "{}", out);
     assert!(
