@@ -71,28 +71,92 @@ pub fn save(path: &Path, key: SliceKey, entries: Entries) -> std::io::Result<()>
     f.commit()
 }
 
+/// A good slice file in memory: mapped read-only (Unix: the pages are the system's
+/// file cache, shared by every process that maps it, and nothing is read until a
+/// position is probed) or read whole.
+pub struct Slice {
+    bytes: Bytes,
+    width: usize,
+}
+
+/// Where a [`Slice`]'s bytes are.
+enum Bytes {
+    /// Read whole.
+    Read(Vec<u8>),
+    /// Mapped.
+    #[cfg(unix)]
+    Mapped(crate::memory::FileMap),
+}
+
+impl Slice {
+    /// The whole file's bytes, header first.
+    pub fn file_bytes(&self) -> &[u8] {
+        match &self.bytes {
+            Bytes::Read(v) => v,
+            #[cfg(unix)]
+            Bytes::Mapped(m) => m.bytes(),
+        }
+    }
+
+    /// Its entries, kept for the rest of the process.
+    pub fn leak(self) -> Entries<'static> {
+        let width = self.width;
+        let bytes: &'static [u8] = match self.bytes {
+            Bytes::Read(v) => Vec::leak(v),
+            #[cfg(unix)]
+            Bytes::Mapped(m) => Box::leak(Box::new(m)).bytes(),
+        };
+        Entries::new(&bytes[HEADER..], width).expect("a checked file's width is 1 or 2")
+    }
+}
+
 /// What reading a slice file found.
 pub enum Read {
-    /// The file holds the slice, all checks passed: the whole file (the entries from
-    /// [`HEADER`] on) and the bytes of an entry.
-    Good(Vec<u8>, usize),
+    /// The file holds the slice, all checks passed.
+    Good(Slice),
     /// No file.
     Missing,
     /// A file that cannot be used, and why.
     Bad(String),
 }
 
-/// Reads slice `key` from `path`, checking its header and checksums.
+/// Opens slice `key`'s file at `path`, checking its header and checksums: mapped
+/// where the system maps files (a file cut short by another process while mapped
+/// then ends the process with a line naming it: `crate::memory::FileMap`), else
+/// read whole.
 pub fn read(path: &Path, key: SliceKey) -> Read {
-    let bytes = match std::fs::read(path) {
+    let bytes = match open(path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Read::Missing,
         Err(e) => return Read::Bad(format!("cannot be read: {}", e)),
     };
-    match check(&bytes, key) {
-        Ok(width) => Read::Good(bytes, width),
+    let slice = Slice { bytes, width: 0 };
+    match check(slice.file_bytes(), key) {
+        Ok(width) => Read::Good(Slice { width, ..slice }),
         Err(why) => Read::Bad(why),
     }
+}
+
+/// The bytes of the file at `path`, mapped (Unix, a file longer than its header)
+/// or read; an error for what is not a regular file.
+fn open(path: &Path) -> std::io::Result<Bytes> {
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(std::io::Error::other(format!(
+            "not a regular file ({})",
+            crate::files::kind_of(&meta)
+        )));
+    }
+    #[cfg(unix)]
+    if let Ok(len) = usize::try_from(meta.len()) {
+        if len > HEADER {
+            let f = std::fs::File::open(path)?;
+            return crate::memory::FileMap::new(&f, len, false, &path.display().to_string())
+                .map(Bytes::Mapped)
+                .map_err(std::io::Error::other);
+        }
+    }
+    std::fs::read(path).map(Bytes::Read)
 }
 
 /// The bytes of an entry of `bytes`, a good file of slice `key`; else why it is not

@@ -118,10 +118,7 @@ fn build_into(
                 let Some(dir) = dir else { break };
                 let p = file::path(dir, *k);
                 match file::read(&p, *k) {
-                    file::Read::Good(bytes, width) => {
-                        let bytes: &'static [u8] = Vec::leak(bytes);
-                        good.push(entries(&bytes[file::HEADER..], width)?);
-                    }
+                    file::Read::Good(slice) => good.push(slice.leak()),
                     file::Read::Missing => {}
                     file::Read::Bad(why) => {
                         progress(&format!(
@@ -369,7 +366,7 @@ pub fn load(dir: &Path, progress: &mut dyn FnMut(&str)) -> Option<&'static Datab
         for key in keys_of(n) {
             let p = file::path(dir, key);
             match file::read(&p, key) {
-                file::Read::Good(bytes, width) => these.push((key, bytes, width)),
+                file::Read::Good(slice) => these.push((key, slice)),
                 file::Read::Missing => break 'pieces,
                 file::Read::Bad(why) => {
                     progress(&format!(
@@ -382,10 +379,8 @@ pub fn load(dir: &Path, progress: &mut dyn FnMut(&str)) -> Option<&'static Datab
                 }
             }
         }
-        for (key, bytes, width) in these {
-            let bytes: &'static [u8] = Vec::leak(bytes);
-            db.set(key, entries(&bytes[file::HEADER..], width).ok()?)
-                .ok()?;
+        for (key, slice) in these {
+            db.set(key, slice.leak()).ok()?;
         }
     }
     if db.pieces() == 0 {
