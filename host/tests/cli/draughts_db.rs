@@ -217,3 +217,58 @@ fn a_killed_build_goes_on_from_the_slices_it_wrote() {
         assert!(!name.contains(".tmp"), "{}", name);
     }
 }
+
+/// The slice files are mapped, not read: one cut short by another process while a
+/// player uses it ends the player with one error line naming it and exit status 1
+/// (`memory::FileMap`'s guard), not a silent death by SIGBUS or a wrong value.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_mapped_slice_cut_short_is_one_error_line() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    let d = scratch("draughts-db", "sigbus");
+    build("2", &d);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ply"))
+        .args(["engine", "checkers"])
+        .env("PLY_TABLES_DIR", &d)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap()).lines();
+    // The first search maps the databases (two kings: Lasker's diagram 88).
+    writeln!(input, "position fen W:WK32:BK26\ngo depth 2").unwrap();
+    let best = out
+        .by_ref()
+        .map(|l| l.unwrap())
+        .find(|l| l.starts_with("bestmove"));
+    assert_eq!(best.as_deref(), Some("bestmove 32-27"));
+    // King against king, cut to nothing: the next probe of it faults.
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(d.join("checkers-db/m0k1-m0k1.v2.cdb"))
+        .unwrap()
+        .set_len(0)
+        .unwrap();
+    writeln!(input, "position fen B:WK1:BK20\ngo depth 2").unwrap();
+    drop(input);
+    let rest: Vec<String> = out.map(|l| l.unwrap()).collect();
+    let status = child.wait().unwrap();
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    assert_eq!(status.code(), Some(1), "{:?}: {:?} {}", status, rest, err);
+    assert!(
+        !rest.iter().any(|l| l.starts_with("bestmove")),
+        "{:?}",
+        rest
+    );
+    let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("error")).collect();
+    assert_eq!(lines.len(), 1, "{}", err);
+    assert!(
+        lines[0].contains("m0k1-m0k1.v2.cdb was cut short while in use"),
+        "{}",
+        err
+    );
+}
