@@ -17,7 +17,7 @@ use std::time::Instant;
 
 use ply_core::games::draughts::db::{
     build, check, entry_width, keys_of, slice_size, BuildError, Database, Entries, Pair, SliceKey,
-    BYTE_MAX_DISTANCE, MAX_DISTANCE, MAX_PIECES,
+    Value, BYTE_MAX_DISTANCE, MAX_DISTANCE, MAX_PIECES,
 };
 
 /// The most pieces `ply db build` builds on one machine.
@@ -255,6 +255,80 @@ pub fn verify(
         ));
     }
     Ok(checked)
+}
+
+/// What the slices of one piece count hold ([`census`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Census {
+    /// Positions won, lost and drawn for the side to move.
+    pub won: u64,
+    /// See `won`.
+    pub lost: u64,
+    /// See `won`.
+    pub drawn: u64,
+    /// The longest distance to conversion, whether it is a loss (else a win), and
+    /// its slice (the first in build order when several share it).
+    pub longest: Option<(u16, bool, SliceKey)>,
+    /// Slices of two-byte entries.
+    pub wide: usize,
+}
+
+/// The wins, losses and draws of `db` and its longest distance, for each piece
+/// count 1 to `pieces` (its codes counted a slice at a time on `threads` threads).
+pub fn census(db: &Database, pieces: u32, threads: usize) -> Vec<Census> {
+    let mut all = Vec::new();
+    for n in 1..=pieces {
+        let mut c = Census::default();
+        for key in keys_of(n) {
+            let Some(e) = db.slice(key) else { continue };
+            c.wide += usize::from(e.width() == 2);
+            let counts: Result<Histogram, std::convert::Infallible> =
+                in_chunks(threads, e.len() as u64, 1 << 20, |r| {
+                    let mut h = Histogram(vec![0; 1 << (8 * e.width())]);
+                    for i in r {
+                        h.0[e.code(i as usize).unwrap_or(0) as usize] += 1;
+                    }
+                    Ok(h)
+                });
+            let Ok(counts) = counts;
+            for (code, &k) in counts.0.iter().enumerate() {
+                if k == 0 {
+                    continue;
+                }
+                // A code no value has is counted nowhere (`ply db build --verify`
+                // finds it).
+                let Some(v) = Value::from_code(code as u16) else {
+                    continue;
+                };
+                match v.sign() {
+                    1 => c.won += k,
+                    -1 => c.lost += k,
+                    _ => c.drawn += k,
+                }
+                let d = v.distance();
+                if v.sign() != 0 && c.longest.is_none_or(|(l, _, _)| d > l) {
+                    c.longest = Some((d, v.sign() < 0, key));
+                }
+            }
+        }
+        all.push(c);
+    }
+    all
+}
+
+/// Counts of each code, summed over the threads.
+#[derive(Default)]
+struct Histogram(Vec<u64>);
+
+impl std::ops::AddAssign for Histogram {
+    fn add_assign(&mut self, o: Histogram) {
+        if self.0.len() < o.0.len() {
+            self.0.resize(o.0.len(), 0);
+        }
+        for (a, b) in self.0.iter_mut().zip(o.0) {
+            *a += b;
+        }
+    }
 }
 
 /// The entries of the pair `key` and `key.swapped()` (one slice when they are the

@@ -145,6 +145,29 @@ impl HostGame for Draughts {
             wide,
             slices.len()
         )];
+        for (n, c) in (1..=pieces).zip(draughts_db::census(db, pieces, threads)) {
+            let all = (c.won + c.lost + c.drawn).max(1) as f64;
+            let longest = c.longest.map_or("none".to_string(), |(d, loss, key)| {
+                format!(
+                    "{} in {} plies ({})",
+                    if loss { "a loss" } else { "a win" },
+                    d,
+                    draughts_db::file::file_name(key)
+                )
+            });
+            lines.push(format!(
+                "{} pieces: {} won ({:.1}%), {} lost ({:.1}%), {} drawn ({:.1}%) for the side to move; longest: {}; {} slices of two-byte entries",
+                n,
+                c.won,
+                100.0 * c.won as f64 / all,
+                c.lost,
+                100.0 * c.lost as f64 / all,
+                c.drawn,
+                100.0 * c.drawn as f64 / all,
+                longest,
+                c.wide
+            ));
+        }
         if r.built > 0 {
             lines.push(format!(
                 "built now: {} positions in {:.2} s on {} threads ({} positions/s per thread)",
