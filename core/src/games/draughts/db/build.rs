@@ -293,7 +293,7 @@ mod tests {
             opp_men: 0,
             opp_kings: 1,
         };
-        let c = [const { AtomicU16::new(0) }; 0];
+        let c: [AtomicU16; 0] = [];
         let pair = Pair {
             keys: [key, key],
             cells: [&c, &c],

@@ -104,7 +104,7 @@ impl<'a> Entries<'a> {
     /// The entries in `bytes`, `width` (1 or 2) bytes each; `None` for another
     /// width or a length that is not a multiple of it.
     pub const fn new(bytes: &'a [u8], width: usize) -> Option<Self> {
-        if (width != 1 && width != 2) || bytes.len() % width != 0 {
+        if (width != 1 && width != 2) || !bytes.len().is_multiple_of(width) {
             return None;
         }
         Some(Entries {
