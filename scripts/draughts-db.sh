@@ -8,7 +8,7 @@
 # the largest memory, and the bytes on disk.
 #
 #   scripts/draughts-db.sh                  up to 5 pieces (about a CPU minute)
-#   PIECES="4 5 6" scripts/draughts-db.sh   up to 6: about 2.7 GB of disk and memory
+#   PIECES="4 5 6" scripts/draughts-db.sh   up to 6: 2.7 GB of disk and memory, about 15 CPU minutes
 #
 # Environment: PIECES (default "4 5"), TABLES (default a new temporary directory,
 # removed at the end; given, it is kept and a build goes on from what it holds),
@@ -47,4 +47,4 @@ for n in $pieces; do
   rm -f "$log"
 done
 last="${pieces##* }"
-nice -n "$nice_level" "$PLY" db build checkers --pieces "$last" --verify | grep '^verified'
+nice -n "$nice_level" "$PLY" db build checkers --pieces "$last" --verify | grep -E '^(verified|[0-9]+ pieces:)'

@@ -282,10 +282,12 @@ mod shrink_guard {
     /// time waits for the exit instead of writing a second line.
     static REPORTED: AtomicBool = AtomicBool::new(false);
 
-    /// The most mappings watched at once (a solve maps one table file).
-    const SLOTS: usize = 8;
+    /// The most mappings watched at once (a Kalah solve maps one table file; a
+    /// draughts player maps a file a slice of its endgame databases: 209 up to 6
+    /// pieces, 494 up to 8).
+    const SLOTS: usize = 512;
     /// The longest error line kept, in bytes.
-    const LINE: usize = 512;
+    const LINE: usize = 256;
 
     /// Each slot: the mapping's start (0: free), its length, its error line.
     static START: [AtomicUsize; SLOTS] = [const { AtomicUsize::new(0) }; SLOTS];

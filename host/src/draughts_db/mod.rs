@@ -16,7 +16,8 @@ use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
 use ply_core::games::draughts::db::{
-    build, check, keys_of, slice_size, BuildError, Database, Pair, SliceKey, MAX_PIECES,
+    build, check, entry_width, keys_of, slice_size, BuildError, Database, Entries, Pair, SliceKey,
+    Value, BYTE_MAX_DISTANCE, MAX_DISTANCE, MAX_PIECES,
 };
 
 /// The most pieces `ply db build` builds on one machine.
@@ -41,8 +42,9 @@ pub struct BuildReport {
     pub threads: usize,
 }
 
-/// Bytes of memory a build of up to `pieces` pieces needs at most: every slice a
-/// byte a position, and the largest pair's cells (two bytes a position).
+/// Bytes of memory a build of up to `pieces` pieces needs: every slice a byte a
+/// position, and the largest pair's cells (two bytes a position). A slice with a
+/// distance over 126 plies takes two bytes a position, more than this counts.
 pub fn build_memory(pieces: u32) -> u64 {
     let mut total = 0;
     let mut largest_pair = 0;
@@ -77,7 +79,7 @@ pub fn build_all(
         "the draughts database directory",
         "set PLY_TABLES_DIR to another directory",
     )?;
-    build_into(pieces, threads, Some(dir), progress)
+    build_into(pieces, threads, Some(dir), BYTE_MAX_DISTANCE, progress)
 }
 
 /// [`build_all`] in memory only, no file read or written (for tests).
@@ -85,14 +87,16 @@ pub fn build_in_memory(
     pieces: u32,
     threads: usize,
 ) -> Result<(&'static Database<'static>, BuildReport), String> {
-    build_into(pieces, threads, None, &mut |_| {})
+    build_into(pieces, threads, None, BYTE_MAX_DISTANCE, &mut |_| {})
 }
 
-/// [`build_all`] with the files in `dir`, or none.
+/// [`build_all`] with the files in `dir`, or none; a slice whose longest distance
+/// is over `byte_max` ([`BYTE_MAX_DISTANCE`] but in tests) gets two-byte entries.
 fn build_into(
     pieces: u32,
     threads: usize,
     dir: Option<&Path>,
+    byte_max: u32,
     progress: &mut dyn FnMut(&str),
 ) -> Result<(&'static Database<'static>, BuildReport), String> {
     let mut db = Box::new(Database::new());
@@ -109,15 +113,12 @@ fn build_into(
                 continue; // built with its pair
             }
             let keys = [key, other];
-            let mut good: Vec<&'static [u8]> = Vec::new();
+            let mut good: Vec<Entries<'static>> = Vec::new();
             for k in keys.iter().take(if other == key { 1 } else { 2 }) {
                 let Some(dir) = dir else { break };
                 let p = file::path(dir, *k);
                 match file::read(&p, *k) {
-                    file::Read::Good(bytes) => {
-                        let bytes: &'static [u8] = Vec::leak(bytes);
-                        good.push(&bytes[file::HEADER..]);
-                    }
+                    file::Read::Good(slice) => good.push(slice.leak()),
                     file::Read::Missing => {}
                     file::Read::Bad(why) => {
                         progress(&format!(
@@ -137,17 +138,18 @@ fn build_into(
                 continue;
             }
             let bt = Instant::now();
-            let codes = build_pair(key, &db, threads)?;
+            let built = build_pair(key, &db, threads, byte_max)?;
             report.build_secs += bt.elapsed().as_secs_f64();
-            for (k, codes) in keys.iter().zip(codes).take(count) {
+            for (k, (bytes, width)) in keys.iter().zip(built).take(count) {
+                let codes = entries(Vec::leak(bytes), width)?;
                 if let Some(dir) = dir {
                     let p = file::path(dir, *k);
-                    file::save(&p, *k, &codes)
+                    file::save(&p, *k, codes)
                         .map_err(|e| format!("cannot write {}: {}", p.display(), e))?;
                 }
                 report.built += codes.len() as u64;
                 built_here += codes.len() as u64;
-                db.set(*k, Vec::leak(codes)).map_err(str::to_string)?;
+                db.set(*k, codes).map_err(str::to_string)?;
             }
             let names = if count == 2 {
                 format!("{} and {}", file::file_name(key), file::file_name(other))
@@ -169,6 +171,12 @@ fn build_into(
         ));
     }
     Ok((Box::leak(db), report))
+}
+
+/// `bytes` as entries of `width` bytes.
+fn entries(bytes: &[u8], width: usize) -> Result<Entries<'_>, String> {
+    Entries::new(bytes, width)
+        .ok_or_else(|| format!("checkers db: {} bytes an entry (a bug)", width))
 }
 
 /// Runs `work` on `threads` threads over `0..len` in parts of `chunk`, summing what
@@ -249,9 +257,90 @@ pub fn verify(
     Ok(checked)
 }
 
-/// The codes of the pair `key` and `key.swapped()` (one slice when they are the
-/// same), its conversions looked up in `db`.
-pub fn build_pair(key: SliceKey, db: &Database, threads: usize) -> Result<[Vec<u8>; 2], String> {
+/// What the slices of one piece count hold ([`census`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Census {
+    /// Positions won, lost and drawn for the side to move.
+    pub won: u64,
+    /// See `won`.
+    pub lost: u64,
+    /// See `won`.
+    pub drawn: u64,
+    /// The longest distance to conversion, whether it is a loss (else a win), and
+    /// its slice (the first in build order when several share it).
+    pub longest: Option<(u16, bool, SliceKey)>,
+    /// Slices of two-byte entries.
+    pub wide: usize,
+}
+
+/// The wins, losses and draws of `db` and its longest distance, for each piece
+/// count 1 to `pieces` (its codes counted a slice at a time on `threads` threads).
+pub fn census(db: &Database, pieces: u32, threads: usize) -> Vec<Census> {
+    let mut all = Vec::new();
+    for n in 1..=pieces {
+        let mut c = Census::default();
+        for key in keys_of(n) {
+            let Some(e) = db.slice(key) else { continue };
+            c.wide += usize::from(e.width() == 2);
+            let counts: Result<Histogram, std::convert::Infallible> =
+                in_chunks(threads, e.len() as u64, 1 << 20, |r| {
+                    let mut h = Histogram(vec![0; 1 << (8 * e.width())]);
+                    for i in r {
+                        h.0[e.code(i as usize).unwrap_or(0) as usize] += 1;
+                    }
+                    Ok(h)
+                });
+            let Ok(counts) = counts;
+            for (code, &k) in counts.0.iter().enumerate() {
+                if k == 0 {
+                    continue;
+                }
+                // A code no value has is counted nowhere (`ply db build --verify`
+                // finds it).
+                let Some(v) = Value::from_code(code as u16) else {
+                    continue;
+                };
+                match v.sign() {
+                    1 => c.won += k,
+                    -1 => c.lost += k,
+                    _ => c.drawn += k,
+                }
+                let d = v.distance();
+                if v.sign() != 0 && c.longest.is_none_or(|(l, _, _)| d > l) {
+                    c.longest = Some((d, v.sign() < 0, key));
+                }
+            }
+        }
+        all.push(c);
+    }
+    all
+}
+
+/// Counts of each code, summed over the threads.
+#[derive(Default)]
+struct Histogram(Vec<u64>);
+
+impl std::ops::AddAssign for Histogram {
+    fn add_assign(&mut self, o: Histogram) {
+        if self.0.len() < o.0.len() {
+            self.0.resize(o.0.len(), 0);
+        }
+        for (a, b) in self.0.iter_mut().zip(o.0) {
+            *a += b;
+        }
+    }
+}
+
+/// The entries of the pair `key` and `key.swapped()` (one slice when they are the
+/// same), its conversions looked up in `db`, and their widths: each slice's one
+/// byte a position where its longest distance is at most `byte_max` plies (at most
+/// [`BYTE_MAX_DISTANCE`]), else two.
+pub fn build_pair(
+    key: SliceKey,
+    db: &Database,
+    threads: usize,
+    byte_max: u32,
+) -> Result<[(Vec<u8>, usize); 2], String> {
     let other = key.swapped();
     let what = |e: BuildError| match e {
         BuildError::Missing(k) => format!(
@@ -260,8 +349,9 @@ pub fn build_pair(key: SliceKey, db: &Database, threads: usize) -> Result<[Vec<u
             file::file_name(k)
         ),
         BuildError::TooLong => format!(
-            "building {}: a distance to conversion over 126 plies, more than the format holds",
-            file::file_name(key)
+            "building {}: a distance to conversion over {} plies, more than the format holds",
+            file::file_name(key),
+            MAX_DISTANCE
         ),
     };
     let cells =
@@ -297,10 +387,8 @@ pub fn build_pair(key: SliceKey, db: &Database, threads: usize) -> Result<[Vec<u
         if here > 0 {
             for &s in sides {
                 let len = slice_size(pair.keys[s]);
-                created += in_chunks(threads, len, CHUNK, |r| {
-                    Ok(build::level_range(&pair, s, r, k))
-                })
-                .map_err(what)?;
+                created += in_chunks(threads, len, CHUNK, |r| build::level_range(&pair, s, r, k))
+                    .map_err(what)?;
             }
         }
         let next = created + if k == 0 { at_one } else { 0 };
@@ -310,12 +398,19 @@ pub fn build_pair(key: SliceKey, db: &Database, threads: usize) -> Result<[Vec<u
         here = next;
         k += 1;
     }
-    let mut out = [Vec::new(), Vec::new()];
+    let mut out = [(Vec::new(), 1), (Vec::new(), 1)];
     for &s in sides {
         let len = slice_size(pair.keys[s]) as usize;
-        let mut codes = vec![0u8; len];
-        build::finish_range(pair.cells[s], &mut codes).map_err(what)?;
-        out[s] = codes;
+        let longest = u32::from(build::longest_range(pair.cells[s]));
+        let width = if longest <= byte_max.min(BYTE_MAX_DISTANCE) {
+            1
+        } else {
+            entry_width(longest.max(BYTE_MAX_DISTANCE + 1))
+                .ok_or_else(|| what(BuildError::TooLong))?
+        };
+        let mut codes = vec![0u8; len * width];
+        build::finish_range(pair.cells[s], width, &mut codes).map_err(what)?;
+        out[s] = (codes, width);
     }
     if other == key {
         out[1] = out[0].clone();
@@ -345,7 +440,7 @@ pub fn load(dir: &Path, progress: &mut dyn FnMut(&str)) -> Option<&'static Datab
         for key in keys_of(n) {
             let p = file::path(dir, key);
             match file::read(&p, key) {
-                file::Read::Good(bytes) => these.push((key, bytes)),
+                file::Read::Good(slice) => these.push((key, slice)),
                 file::Read::Missing => break 'pieces,
                 file::Read::Bad(why) => {
                     progress(&format!(
@@ -358,9 +453,8 @@ pub fn load(dir: &Path, progress: &mut dyn FnMut(&str)) -> Option<&'static Datab
                 }
             }
         }
-        for (key, bytes) in these {
-            let bytes: &'static [u8] = Vec::leak(bytes);
-            db.set(key, &bytes[file::HEADER..]).ok()?;
+        for (key, slice) in these {
+            db.set(key, slice.leak()).ok()?;
         }
     }
     if db.pieces() == 0 {
@@ -378,4 +472,56 @@ pub fn shared() -> Option<&'static Database<'static>> {
         let dir = crate::settings::environment().ok()?.tables_dir;
         load(&db_dir(dir), &mut |line| crate::errln!("{}", line))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ply_core::games::draughts::db::unrank;
+
+    /// With a byte made to hold only 4 plies, every slice with a longer distance
+    /// must get two-byte entries that hold it exactly, in memory and through its
+    /// file: a build that cut, wrapped or saturated a distance instead would differ
+    /// from the build with real bytes.
+    #[test]
+    fn slices_with_distances_over_a_byte_get_two_byte_entries() {
+        let dir = std::env::temp_dir().join(format!("ply-cdb-wide-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let (narrow, _) = build_into(3, 2, Some(&dir), 4, &mut |_| {}).unwrap();
+        let (real, _) = build_in_memory(3, 2).unwrap();
+        let loaded = load(&dir, &mut |l| panic!("{}", l)).unwrap();
+        let (mut wide, mut bytes) = (0, 0);
+        for n in 1..=3 {
+            for key in keys_of(n) {
+                let e = narrow.slice(key).unwrap();
+                let r = real.slice(key).unwrap();
+                let longest = (0..r.len())
+                    .map(|i| r.get(i).unwrap().distance())
+                    .max()
+                    .unwrap();
+                assert_eq!(e.width(), if longest > 4 { 2 } else { 1 }, "{:?}", key);
+                assert_eq!(r.width(), 1);
+                assert_eq!(loaded.slice(key).unwrap().width(), e.width());
+                if e.width() == 2 {
+                    wide += 1;
+                } else {
+                    bytes += 1;
+                }
+                for i in 0..r.len() {
+                    let v = r.get(i);
+                    assert!(v.is_some(), "{:?} {}", unrank(key, i as u64), i);
+                    assert_eq!(e.get(i), v, "{:?} {}", key, i);
+                    assert_eq!(loaded.slice(key).unwrap().get(i), v, "{:?} {}", key, i);
+                }
+            }
+        }
+        assert!(
+            wide > 0 && bytes > 0,
+            "{} wide, {} byte slices",
+            wide,
+            bytes
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -132,18 +132,45 @@ impl HostGame for Draughts {
         )?;
         let dir = draughts_db::db_dir(crate::settings::environment()?.tables_dir);
         let (db, r) = draughts_db::build_all(pieces, threads, &dir, progress)?;
-        let total: u64 = (1..=pieces)
+        let slices: Vec<_> = (1..=pieces)
             .flat_map(ply_core::games::draughts::db::keys_of)
             .filter_map(|k| db.slice(k))
-            .map(|s| s.len() as u64)
-            .sum();
+            .collect();
+        let total: u64 = slices.iter().map(|s| s.len() as u64).sum();
+        let bytes: u64 = slices.iter().map(|s| s.bytes().len() as u64).sum();
+        let wide = slices.iter().filter(|s| s.width() == 2).count();
         let mut lines = vec![format!(
-            "checkers db: every position with up to {} pieces in {}: {} positions, {} bytes of entries",
+            "checkers db: every position with up to {} pieces in {}: {} positions, {} bytes of entries ({} of {} slices two bytes a position)",
             pieces,
             dir.display(),
             total,
-            total
+            bytes,
+            wide,
+            slices.len()
         )];
+        for (n, c) in (1..=pieces).zip(draughts_db::census(db, pieces, threads)) {
+            let all = (c.won + c.lost + c.drawn).max(1) as f64;
+            let longest = c.longest.map_or("none".to_string(), |(d, loss, key)| {
+                format!(
+                    "{} in {} plies ({})",
+                    if loss { "a loss" } else { "a win" },
+                    d,
+                    draughts_db::file::file_name(key)
+                )
+            });
+            lines.push(format!(
+                "{} pieces: {} won ({:.1}%), {} lost ({:.1}%), {} drawn ({:.1}%) for the side to move; longest: {}; {} slices of two-byte entries",
+                n,
+                c.won,
+                100.0 * c.won as f64 / all,
+                c.lost,
+                100.0 * c.lost as f64 / all,
+                c.drawn,
+                100.0 * c.drawn as f64 / all,
+                longest,
+                c.wide
+            ));
+        }
         if r.built > 0 {
             lines.push(format!(
                 "built now: {} positions in {:.2} s on {} threads ({} positions/s per thread)",

@@ -54,18 +54,18 @@ fn build_writes_a_file_a_slice_and_goes_on_from_them() {
         stderr(&again)
     );
     // A slice removed (a build stopped before it): only its pair is built again.
-    std::fs::remove_file(d.join("checkers-db/m0k1-m0k1.v1.cdb")).unwrap();
+    std::fs::remove_file(d.join("checkers-db/m0k1-m0k1.v2.cdb")).unwrap();
     let resumed = build("2", &d);
     let err = stderr(&resumed);
     assert_eq!(err.matches("checkers db: built").count(), 1, "{}", err);
-    assert!(err.contains("built m0k1-m0k1.v1.cdb ("), "{}", err);
+    assert!(err.contains("built m0k1-m0k1.v2.cdb ("), "{}", err);
 }
 
 #[test]
 fn a_damaged_file_is_found_and_rebuilt_with_a_line_saying_why() {
     let d = scratch("draughts-db", "damaged");
     build("2", &d);
-    let f = d.join("checkers-db/m1k0-m0k1.v1.cdb");
+    let f = d.join("checkers-db/m1k0-m0k1.v2.cdb");
     let mut bytes = std::fs::read(&f).unwrap();
     let good = bytes.clone();
     let last = bytes.len() - 1;
@@ -76,7 +76,7 @@ fn a_damaged_file_is_found_and_rebuilt_with_a_line_saying_why() {
     let why: Vec<&str> = err.lines().filter(|l| l.contains("rebuilding")).collect();
     assert_eq!(why.len(), 1, "{}", err);
     assert!(
-        why[0].contains("m1k0-m0k1.v1.cdb: its entries' checksum does not match"),
+        why[0].contains("m1k0-m0k1.v2.cdb: its entries' checksum does not match"),
         "{}",
         err
     );
@@ -89,7 +89,7 @@ fn a_damaged_file_is_found_and_rebuilt_with_a_line_saying_why() {
     // Another file's bytes: another slice.
     std::fs::write(
         &f,
-        std::fs::read(d.join("checkers-db/m0k1-m1k0.v1.cdb")).unwrap(),
+        std::fs::read(d.join("checkers-db/m0k1-m1k0.v2.cdb")).unwrap(),
     )
     .unwrap();
     let err = stderr(&build("2", &d));
@@ -182,7 +182,7 @@ fn a_killed_build_goes_on_from_the_slices_it_wrote() {
         .spawn()
         .unwrap();
     // The first pair of 4 pieces (four kings) is written before the other 33 slices.
-    let first = d.join("checkers-db/m0k4-m0k0.v1.cdb");
+    let first = d.join("checkers-db/m0k4-m0k0.v2.cdb");
     crate::common::wait_for(&first, &mut child, "ply db build");
     assert!(
         child.try_wait().unwrap().is_none(),
@@ -202,8 +202,8 @@ fn a_killed_build_goes_on_from_the_slices_it_wrote() {
         "{}",
         err
     );
-    assert!(!err.contains("built m0k0-m0k4.v1.cdb"), "{}", err);
-    assert!(err.contains("built m2k0-m2k0.v1.cdb ("), "{}", err);
+    assert!(!err.contains("built m0k0-m0k4.v2.cdb"), "{}", err);
+    assert!(err.contains("built m2k0-m2k0.v2.cdb ("), "{}", err);
     let out = stdout(&o);
     assert!(out.contains(": 7361090 positions"), "{}", out);
     assert!(
@@ -216,4 +216,59 @@ fn a_killed_build_goes_on_from_the_slices_it_wrote() {
         let name = e.unwrap().file_name().into_string().unwrap();
         assert!(!name.contains(".tmp"), "{}", name);
     }
+}
+
+/// The slice files are mapped, not read: one cut short by another process while a
+/// player uses it ends the player with one error line naming it and exit status 1
+/// (`memory::FileMap`'s guard), not a silent death by SIGBUS or a wrong value.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_mapped_slice_cut_short_is_one_error_line() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    let d = scratch("draughts-db", "sigbus");
+    build("2", &d);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ply"))
+        .args(["engine", "checkers"])
+        .env("PLY_TABLES_DIR", &d)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap()).lines();
+    // The first search maps the databases (two kings: Lasker's diagram 88).
+    writeln!(input, "position fen W:WK32:BK26\ngo depth 2").unwrap();
+    let best = out
+        .by_ref()
+        .map(|l| l.unwrap())
+        .find(|l| l.starts_with("bestmove"));
+    assert_eq!(best.as_deref(), Some("bestmove 32-27"));
+    // King against king, cut to nothing: the next probe of it faults.
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(d.join("checkers-db/m0k1-m0k1.v2.cdb"))
+        .unwrap()
+        .set_len(0)
+        .unwrap();
+    writeln!(input, "position fen B:WK1:BK20\ngo depth 2").unwrap();
+    drop(input);
+    let rest: Vec<String> = out.map(|l| l.unwrap()).collect();
+    let status = child.wait().unwrap();
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    assert_eq!(status.code(), Some(1), "{:?}: {:?} {}", status, rest, err);
+    assert!(
+        !rest.iter().any(|l| l.starts_with("bestmove")),
+        "{:?}",
+        rest
+    );
+    let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("error")).collect();
+    assert_eq!(lines.len(), 1, "{}", err);
+    assert!(
+        lines[0].contains("m0k1-m0k1.v2.cdb was cut short while in use"),
+        "{}",
+        err
+    );
 }

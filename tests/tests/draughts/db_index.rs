@@ -1,5 +1,6 @@
 //! Tests of the endgame databases' index: position counts, and rank and unrank as inverse bijections.
 
+use ply_core::games::draughts::db::value::put;
 use ply_core::games::draughts::db::*;
 
 /// The published number of positions with exactly `n` pieces (issue 47's table).
@@ -152,11 +153,28 @@ fn a_placement_turned_twice_is_itself() {
 
 #[test]
 fn value_codes_round_trip() {
-    for d in 0..=MAX_DISTANCE as u8 {
+    for d in 0..=MAX_DISTANCE as u16 {
         for v in [Value::Loss(d), Value::Win(d.max(1)), Value::Draw] {
             assert_eq!(Value::from_code(v.code()), Some(v));
+            // In the narrowest entries that hold it, and in no narrower one.
+            let width = entry_width(u32::from(d)).unwrap();
+            let mut out = [0u8; 2];
+            assert!(put(&mut out, width, 0, v));
+            assert_eq!(Entries::new(&out[..width], width).unwrap().get(0), Some(v));
+            if width == 2 {
+                assert!(!put(&mut out, 1, 0, v) || v == Value::Draw);
+            }
         }
     }
+    assert_eq!(entry_width(BYTE_MAX_DISTANCE), Some(1));
+    assert_eq!(entry_width(BYTE_MAX_DISTANCE + 1), Some(2));
+    assert_eq!(entry_width(MAX_DISTANCE + 1), None);
     assert_eq!(Value::from_code(1), None);
-    assert_eq!(Value::from_code(255), None);
+    assert_eq!(Value::from_code(2 + 2 * MAX_DISTANCE as u16 + 1), None);
+    // A byte entry never reads as a distance over a byte's: 255 is no value.
+    assert_eq!(Entries::new(&[255], 1).unwrap().get(0), None);
+    assert_eq!(
+        Entries::new(&[255, 0], 2).unwrap().get(0),
+        Some(Value::Win(127))
+    );
 }

@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use ply_core::games::draughts::db::{keys_of, slice_size, unrank, Database, Value};
+use ply_core::games::draughts::db::{keys_of, slice_size, unrank, Database, Entries, Value};
 use ply_core::games::draughts::{Colour, Draughts, Rules};
 use ply_core::Game;
 
@@ -296,7 +296,7 @@ fn consistent(db: &Database, g: &Draughts) {
         let c = g.play_unchecked(m);
         let cv = db.probe(&c).unwrap();
         let conversion = m.is_capture() || m.crowns();
-        let d = |x: u8| if conversion { 0 } else { u32::from(x) };
+        let d = |x: u16| if conversion { 0 } else { u32::from(x) };
         match cv {
             Value::Loss(x) => nearest_loss = Some(nearest_loss.map_or(d(x), |n| n.min(d(x)))),
             Value::Win(x) => farthest_win = Some(farthest_win.map_or(d(x), |n| n.max(d(x)))),
@@ -307,9 +307,9 @@ fn consistent(db: &Database, g: &Draughts) {
     let want = if moves.is_empty() {
         Value::Loss(0)
     } else if let Some(n) = nearest_loss {
-        Value::Win(n as u8 + 1)
+        Value::Win(n as u16 + 1)
     } else if all_won {
-        Value::Loss(farthest_win.unwrap() as u8 + 1)
+        Value::Loss(farthest_win.unwrap() as u16 + 1)
     } else {
         Value::Draw
     };
@@ -338,22 +338,22 @@ fn the_consistency_check_finds_a_wrong_value() {
     let mut wrong = None;
     for n in 1..=3 {
         for key in keys_of(n) {
-            let codes = db.slice(key).unwrap();
-            assert_eq!(check_range(db, key, 0..codes.len() as u64), Ok(()));
+            let entries = db.slice(key).unwrap();
+            assert_eq!(check_range(db, key, 0..entries.len() as u64), Ok(()));
             if n == 3 && wrong.is_none() {
                 // The first won position of a 3-piece slice made a draw.
-                let i = codes
-                    .iter()
-                    .position(|&c| matches!(Value::from_code(c), Some(Value::Win(_))));
+                let i = (0..entries.len()).find(|&i| matches!(entries.get(i), Some(Value::Win(_))));
                 if let Some(i) = i {
-                    let mut bad = codes.to_vec();
-                    bad[i] = Value::Draw.code();
+                    assert_eq!(entries.width(), 1);
+                    let mut bad = entries.bytes().to_vec();
+                    bad[i] = Value::Draw.code() as u8;
                     wrong = Some((key, i as u64));
-                    copy.set(key, Vec::leak(bad)).unwrap();
+                    copy.set(key, Entries::new(Vec::leak(bad), 1).unwrap())
+                        .unwrap();
                     continue;
                 }
             }
-            copy.set(key, codes).unwrap();
+            copy.set(key, entries).unwrap();
         }
     }
     let (key, i) = wrong.unwrap();

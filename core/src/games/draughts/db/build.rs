@@ -16,8 +16,11 @@
 //!    the opponent): a lost one makes them won in `k + 1`; a won one takes one
 //!    off their counters, and one whose counter reaches 0 is lost in `k + 1` (its
 //!    longest defence). Levels go on while a level resolves any position.
-//! 3. [`finish_range`]: the cells as value codes ([`Value::code`]); positions never
-//!    resolved are draws.
+//! 3. [`longest_range`] finds the slice's longest distance, which sets the width of
+//!    its entries ([`entry_width`](super::value::entry_width)), and
+//!    [`finish_range`] writes the cells as value codes ([`Value::code`]) of that
+//!    width; positions never resolved are draws. A distance that fits no width
+//!    stops the build ([`BuildError::TooLong`]), never a wrong entry.
 //!
 //! An unresolved position has no capture (a position with one has only
 //! conversions, and [`init_range`] resolves it), so a quiet move played backwards
@@ -32,7 +35,7 @@ use super::super::{DraughtsMoves, Rules};
 use super::index::{rank, unrank};
 pub use super::probe::Lookup;
 use super::slice::{Placement, SliceKey};
-use super::value::{Value, MAX_DISTANCE};
+use super::value::{put, width_max_distance, Value, MAX_DISTANCE};
 use crate::game::Game;
 
 /// A cell holding a resolved value.
@@ -49,7 +52,8 @@ const DRAWN: u16 = RESOLVED | DISTANCE;
 pub enum BuildError {
     /// A conversion leads into this slice, which the lookup does not hold.
     Missing(SliceKey),
-    /// A distance to conversion beyond [`MAX_DISTANCE`] plies.
+    /// A distance to conversion beyond what the cells ([`MAX_DISTANCE`]) or the
+    /// entries asked for hold.
     TooLong,
 }
 
@@ -130,8 +134,13 @@ pub fn init_range(
 
 /// Step 2 for level `k` over the positions `range` of slice `pair.keys[side]`:
 /// those resolved at distance `k` resolve their predecessors in the other slice.
-/// Returns how many positions it resolved (at distance `k + 1`).
-pub fn level_range(pair: &Pair, side: usize, range: Range<u64>, k: u16) -> u64 {
+/// Returns how many positions it resolved (at distance `k + 1`), or
+/// [`BuildError::TooLong`] when `k + 1` is over [`MAX_DISTANCE`] (a cell cannot hold
+/// it).
+pub fn level_range(pair: &Pair, side: usize, range: Range<u64>, k: u16) -> Result<u64, BuildError> {
+    if u32::from(k) >= MAX_DISTANCE {
+        return Err(BuildError::TooLong);
+    }
     let key = pair.keys[side];
     let cells = pair.cells[side];
     let before = pair.keys[1 - side];
@@ -185,27 +194,114 @@ pub fn level_range(pair: &Pair, side: usize, range: Range<u64>, k: u16) -> u64 {
             }
         }
     }
-    resolved
+    Ok(resolved)
 }
 
-/// Step 3: the cells `cells` as value codes in `out` (as long), positions never
-/// resolved drawn.
-pub fn finish_range(cells: &[AtomicU16], out: &mut [u8]) -> Result<(), BuildError> {
-    for (c, o) in cells.iter().zip(out.iter_mut()) {
-        let c = c.load(Ordering::Relaxed);
-        *o = if c & RESOLVED == 0 || c == DRAWN {
-            0
-        } else {
-            let d = c & DISTANCE;
-            if u32::from(d) > MAX_DISTANCE {
-                return Err(BuildError::TooLong);
-            }
-            if c & WON != 0 {
-                Value::Win(d as u8).code()
-            } else {
-                Value::Loss(d as u8).code()
-            }
-        };
+/// The value of a cell after the levels: positions never resolved are draws.
+#[inline(always)]
+fn cell_value(c: u16) -> Value {
+    if c & RESOLVED == 0 || c == DRAWN {
+        Value::Draw
+    } else if c & WON != 0 {
+        Value::Win(c & DISTANCE)
+    } else {
+        Value::Loss(c & DISTANCE)
+    }
+}
+
+/// The longest distance to conversion of the cells `cells` after the levels (0 if
+/// none is won or lost), which sets the width of their slice's entries.
+pub fn longest_range(cells: &[AtomicU16]) -> u16 {
+    cells
+        .iter()
+        .map(|c| cell_value(c.load(Ordering::Relaxed)).distance())
+        .max()
+        .unwrap_or(0)
+}
+
+/// Step 3: the cells `cells` as value codes in `out`, `width` (1 or 2) bytes each
+/// (`out` as long as `width` times the cells), positions never resolved drawn;
+/// [`BuildError::TooLong`] if a distance does not fit the width.
+pub fn finish_range(cells: &[AtomicU16], width: usize, out: &mut [u8]) -> Result<(), BuildError> {
+    if width_max_distance(width) == 0 || out.len() != cells.len() * width {
+        return Err(BuildError::TooLong);
+    }
+    for (i, c) in cells.iter().enumerate() {
+        if !put(out, width, i, cell_value(c.load(Ordering::Relaxed))) {
+            return Err(BuildError::TooLong);
+        }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::draughts::db::value::{Entries, BYTE_MAX_DISTANCE};
+
+    fn cells(v: &[u16]) -> [AtomicU16; 4] {
+        core::array::from_fn(|i| AtomicU16::new(v[i]))
+    }
+
+    #[test]
+    fn a_distance_over_a_byte_needs_two_bytes_and_is_never_cut() {
+        let d = BYTE_MAX_DISTANCE as u16;
+        let fits = cells(&[RESOLVED | WON | d, RESOLVED | d, DRAWN, 3]);
+        assert_eq!(longest_range(&fits), d);
+        let mut out = [0u8; 4];
+        finish_range(&fits, 1, &mut out).unwrap();
+        let e = Entries::new(&out, 1).unwrap();
+        assert_eq!(e.get(0), Some(Value::Win(d)));
+        assert_eq!(e.get(1), Some(Value::Loss(d)));
+        assert_eq!(e.get(2), Some(Value::Draw));
+        assert_eq!(e.get(3), Some(Value::Draw));
+
+        // One ply more: a byte cannot hold it, so a byte entry is refused, not
+        // wrapped or saturated, and the two-byte entries hold it exactly.
+        for long in [RESOLVED | WON | (d + 1), RESOLVED | (d + 1)] {
+            let over = cells(&[0, long, DRAWN, RESOLVED | 5]);
+            assert_eq!(longest_range(&over), d + 1);
+            let mut out = [7u8; 4];
+            assert_eq!(finish_range(&over, 1, &mut out), Err(BuildError::TooLong));
+            let mut wide = [0u8; 8];
+            finish_range(&over, 2, &mut wide).unwrap();
+            let e = Entries::new(&wide, 2).unwrap();
+            assert_eq!(e.get(1), Some(cell_value(long)));
+            assert_eq!(e.get(1).unwrap().distance(), d + 1);
+            assert_eq!(e.get(3), Some(Value::Loss(5)));
+        }
+        // The longest distance a cell holds fits two bytes; a width of 3 is refused.
+        let max = MAX_DISTANCE as u16;
+        let top = cells(&[RESOLVED | max, 0, 0, 0]);
+        let mut wide = [0u8; 8];
+        finish_range(&top, 2, &mut wide).unwrap();
+        assert_eq!(
+            Entries::new(&wide, 2).unwrap().get(0),
+            Some(Value::Loss(max))
+        );
+        assert_eq!(
+            finish_range(&top, 3, &mut [0u8; 12]),
+            Err(BuildError::TooLong)
+        );
+    }
+
+    #[test]
+    fn a_level_past_what_a_cell_holds_stops_the_build() {
+        let key = SliceKey {
+            mover_men: 0,
+            mover_kings: 1,
+            opp_men: 0,
+            opp_kings: 1,
+        };
+        let c: [AtomicU16; 0] = [];
+        let pair = Pair {
+            keys: [key, key],
+            cells: [&c, &c],
+        };
+        assert_eq!(
+            level_range(&pair, 0, 0..0, MAX_DISTANCE as u16),
+            Err(BuildError::TooLong)
+        );
+        assert_eq!(level_range(&pair, 0, 0..0, MAX_DISTANCE as u16 - 1), Ok(0));
+    }
 }

@@ -32,13 +32,13 @@ pub fn value_from_children(db: &Database, p: &Placement) -> Option<Value> {
     if moves.is_empty() {
         return Some(Value::Loss(0));
     }
-    let mut nearest_loss: Option<u8> = None;
-    let mut farthest_win: Option<u8> = None;
+    let mut nearest_loss: Option<u16> = None;
+    let mut farthest_win: Option<u16> = None;
     let mut all_won = true;
     for &m in moves.iter() {
         let v = db.probe(&g.play_unchecked(m))?;
         let conversion = m.is_capture() || m.crowns();
-        let d = |x: u8| if conversion { 0 } else { x };
+        let d = |x: u16| if conversion { 0 } else { x };
         match v {
             Value::Loss(x) => nearest_loss = Some(nearest_loss.map_or(d(x), |n| n.min(d(x)))),
             Value::Win(x) => farthest_win = Some(farthest_win.map_or(d(x), |n| n.max(d(x)))),
@@ -56,10 +56,10 @@ pub fn value_from_children(db: &Database, p: &Placement) -> Option<Value> {
 /// Checks the positions `range` of slice `key` of `db`; the first inconsistent
 /// one, if any.
 pub fn check_range(db: &Database, key: SliceKey, range: Range<u64>) -> Result<(), Inconsistent> {
-    let codes = db.slice(key).unwrap_or(&[]);
+    let entries = db.slice(key).unwrap_or_default();
     for i in range {
         let p = unrank(key, i);
-        let found = codes.get(i as usize).and_then(|&c| Value::from_code(c));
+        let found = entries.get(i as usize);
         let expected = value_from_children(db, &p);
         if found.is_none() || found != expected {
             return Err(Inconsistent {

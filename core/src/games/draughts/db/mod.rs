@@ -6,7 +6,7 @@
 //! * [`slice`](mod@slice): slices (the men and kings of each side) and positions normalized to
 //!   the side to move;
 //! * [`index`]: the bijection between a slice's positions and `0..slice_size`;
-//! * [`value`]: values and their one-byte codes;
+//! * [`value`]: values, their codes and a slice's entries (one or two bytes);
 //! * [`build`]: the retrograde analysis of a pair of slices, over memory the caller
 //!   provides (the host runs it on threads and keeps the files);
 //! * [`probe`]: a database in memory and its lookups;
@@ -33,4 +33,4 @@ pub use eval::DbEval;
 pub use index::{rank, slice_size, unrank};
 pub use probe::{Database, Lookup};
 pub use slice::{keys_of, Placement, SliceKey, MAX_PIECES, SLICES};
-pub use value::{Value, MAX_DISTANCE};
+pub use value::{entry_width, Entries, Value, BYTE_MAX_DISTANCE, MAX_DISTANCE};

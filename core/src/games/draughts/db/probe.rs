@@ -3,7 +3,7 @@
 use super::super::{Draughts, Variant};
 use super::index::rank;
 use super::slice::{Placement, SliceKey, SLICES};
-use super::value::Value;
+use super::value::{Entries, Value};
 use crate::game::Game;
 
 /// The values of the slices a build's conversions lead into (`build.rs`).
@@ -13,18 +13,18 @@ pub trait Lookup {
     fn value(&self, key: SliceKey, index: u64) -> Option<Value>;
 }
 
-/// The finished slices of a database, each a byte a position ([`Value::code`]) in
-/// memory the caller provides; a slice not there is empty.
+/// The finished slices of a database, each its [`Entries`] (one or two bytes a
+/// position) in memory the caller provides; a slice not there is empty.
 #[derive(Clone, Copy)]
 pub struct Database<'a> {
-    slices: [&'a [u8]; SLICES],
+    slices: [Entries<'a>; SLICES],
     pieces: u32,
 }
 
 impl Default for Database<'_> {
     fn default() -> Self {
         Database {
-            slices: [&[]; SLICES],
+            slices: [Entries::default(); SLICES],
             pieces: 0,
         }
     }
@@ -36,19 +36,19 @@ impl<'a> Database<'a> {
         Self::default()
     }
 
-    /// Adds slice `key`'s codes (as many as [`slice_size`](super::slice_size)`(key)`).
-    pub fn set(&mut self, key: SliceKey, codes: &'a [u8]) -> Result<(), &'static str> {
+    /// Adds slice `key`'s entries (as many as [`slice_size`](super::slice_size)`(key)`).
+    pub fn set(&mut self, key: SliceKey, entries: Entries<'a>) -> Result<(), &'static str> {
         let id = key.id().ok_or("a slice of more than 8 pieces")?;
-        if codes.len() as u64 != super::slice_size(key) {
-            return Err("a slice's codes are not as many as its positions");
+        if entries.len() as u64 != super::slice_size(key) {
+            return Err("a slice's entries are not as many as its positions");
         }
-        self.slices[id] = codes;
+        self.slices[id] = entries;
         self.pieces = self.pieces.max(key.pieces());
         Ok(())
     }
 
-    /// The codes of slice `key`, if it is there.
-    pub fn slice(&self, key: SliceKey) -> Option<&'a [u8]> {
+    /// The entries of slice `key`, if it is there.
+    pub fn slice(&self, key: SliceKey) -> Option<Entries<'a>> {
         key.id().map(|id| self.slices[id]).filter(|s| !s.is_empty())
     }
 
@@ -76,7 +76,6 @@ impl<'a> Database<'a> {
 impl Lookup for Database<'_> {
     #[inline]
     fn value(&self, key: SliceKey, index: u64) -> Option<Value> {
-        let codes = self.slice(key)?;
-        Value::from_code(*codes.get(index as usize)?)
+        self.slice(key)?.get(usize::try_from(index).ok()?)
     }
 }
