@@ -177,7 +177,7 @@ impl HostGame for Draughts {
                 r.built,
                 r.build_secs,
                 r.threads,
-                crate::commands::rate(r.built, r.build_secs * r.threads as f64)
+                crate::output::rate(r.built, r.build_secs * r.threads as f64)
             ));
         }
         if verify {
