@@ -229,7 +229,7 @@ fn a_mapped_slice_cut_short_is_one_error_line() {
     let d = scratch("draughts-db", "sigbus");
     build("2", &d);
     let mut child = Command::new(env!("CARGO_BIN_EXE_ply"))
-        .args(["engine", "checkers"])
+        .args(["engine", "checkers", "--eval", "learned-db"])
         .env("PLY_TABLES_DIR", &d)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
