@@ -55,7 +55,21 @@ pub struct EngineConfig {
     /// A node with a single legal move is searched to the same depth as its parent
     /// (the forced move costs no ply).
     pub single_reply_extension: bool,
+    /// Futility pruning: at a null-window node with at most [`PRUNE_MAX_DEPTH`] plies
+    /// left in a quiet position, a quiet move after the first (no ordering hint, not
+    /// the table's move) is skipped when the static evaluation plus this margin times
+    /// the plies left is at most alpha; 0: off.
+    pub futility: crate::search::Score,
+    /// Reverse futility pruning: at a null-window node with at most
+    /// [`PRUNE_MAX_DEPTH`] plies left in a quiet position, the node returns its static
+    /// evaluation when that, less this margin times the plies left, is at least
+    /// beta; 0: off.
+    pub reverse_futility: crate::search::Score,
 }
+
+/// [`EngineConfig::futility`] and [`EngineConfig::reverse_futility`] prune only at
+/// nodes with at most this many plies left.
+pub const PRUNE_MAX_DEPTH: u32 = 3;
 
 /// [`EngineConfig::lmr`] reduces only at nodes with at least this many plies left.
 pub const LMR_MIN_DEPTH: u32 = 3;
@@ -77,6 +91,8 @@ impl Default for EngineConfig {
             lmr: false,
             aspiration: 0,
             single_reply_extension: false,
+            futility: 0,
+            reverse_futility: 0,
         }
     }
 }

@@ -47,7 +47,7 @@ use crate::search::order::MoveOrder;
 
 use crate::search::clock::SOFT_STRETCH_PERCENT;
 pub use crate::search::config::{
-    EngineConfig, TtCutoff, LMR_DEEPER_AFTER, LMR_FULL_MOVES, LMR_MIN_DEPTH,
+    EngineConfig, TtCutoff, LMR_DEEPER_AFTER, LMR_FULL_MOVES, LMR_MIN_DEPTH, PRUNE_MAX_DEPTH,
 };
 use crate::search::history::Heuristics;
 pub use crate::search::history::{history_slot, history_slot_of_bytes, HISTORY_SLOTS};
@@ -59,6 +59,10 @@ pub const MAX_PV: usize = 32;
 
 /// ABDADA defers moves only at nodes with at least this many plies left.
 pub const ABDADA_MIN_DEPTH: u32 = 3;
+
+/// Futility pruning leaves alone windows and evaluations at or beyond this size:
+/// wins, losses and the endgame tables' exact values.
+const PRUNE_BOUND: Score = crate::search::TABLE_ZONE / 2;
 
 /// At most this many moves of a node are deferred by ABDADA; further busy moves are
 /// searched at once.
@@ -637,6 +641,28 @@ impl<G: Game, E: Evaluator<G>, C: Clock, T: Table, const KILLERS: usize, const H
             }
         }
 
+        // Futility: a null-window node near the horizon in a quiet position, both
+        // bounds heuristic values, is judged by its static evaluation.
+        let futile_at = if !quiescing
+            && depth <= PRUNE_MAX_DEPTH
+            && (self.config.futility > 0 || self.config.reverse_futility > 0)
+            && beta.saturating_sub(alpha) == 1
+            && alpha.abs() < PRUNE_BOUND
+            && beta.abs() < PRUNE_BOUND
+            && game.is_quiet()
+        {
+            let stand = self.leaf(game, ply);
+            let rfp = self.config.reverse_futility;
+            if rfp > 0 && stand.abs() < PRUNE_BOUND && stand - rfp * depth as Score >= beta {
+                return stand;
+            }
+            let f = self.config.futility;
+            (f > 0 && stand.abs() < PRUNE_BOUND && stand + f * depth as Score <= alpha)
+                .then_some(stand)
+        } else {
+            None
+        };
+
         // Generated in place: returning the list by value would copy it.
         let mut moves = G::MoveList::default();
         game.generate_moves(&mut moves);
@@ -667,6 +693,13 @@ impl<G: Game, E: Evaluator<G>, C: Clock, T: Table, const KILLERS: usize, const H
         let mut searched = 0;
         while let Some((i, second_pass)) = deferral.next(&mut order) {
             let mv = moves[i];
+            if futile_at.is_some()
+                && searched > 0
+                && game.move_order_hint(mv) <= 0
+                && Some(i) != tt_move
+            {
+                continue;
+            }
             let child = game.play_unchecked(mv);
             let Some(busy_key) =
                 self.enter_move(&mut deferral, i, second_pass, &child, searched > 0)

@@ -400,8 +400,9 @@ pub(crate) enum Command {
         hash_mb: Option<usize>,
         /// The engine's search switches over the game's defaults, comma-separated:
         /// lmr=on|off (late move reductions), extend=on|off (a forced move costs no
-        /// ply), aspiration=N (the root window's half-width, 0: none); `setoption
-        /// name lmr value on` and so on change them.
+        /// ply), aspiration=N (the root window's half-width, 0: none), futility=N and
+        /// rfp=N (futility and reverse futility margins near the horizon, 0: none);
+        /// `setoption name lmr value on` and so on change them.
         #[arg(long, default_value = "")]
         search: String,
     },

@@ -292,8 +292,8 @@ impl<G: HostGame> Session<G> {
                     .map_err(|e| format!("setoption {e}"))?
                 {
                     return Err(format!(
-                        "unknown option {}: expected Hash, Threads, Eval, LMR, Extend or \
-                         Aspiration",
+                        "unknown option {}: expected Hash, Threads, Eval, LMR, Extend, Aspiration, \
+                         Futility or RFP",
                         quote(&name)
                     ));
                 }

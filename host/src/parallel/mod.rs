@@ -215,6 +215,10 @@ pub struct Switches {
     pub aspiration: Option<ply_core::search::Score>,
     /// [`EngineConfig::single_reply_extension`].
     pub single_reply_extension: Option<bool>,
+    /// [`EngineConfig::futility`].
+    pub futility: Option<ply_core::search::Score>,
+    /// [`EngineConfig::reverse_futility`].
+    pub reverse_futility: Option<ply_core::search::Score>,
 }
 
 impl Switches {
@@ -234,6 +238,8 @@ impl Switches {
                 config.single_reply_extension,
                 default.single_reply_extension,
             ),
+            futility: differs(config.futility, default.futility),
+            reverse_futility: differs(config.reverse_futility, default.reverse_futility),
         }
     }
 
@@ -245,12 +251,14 @@ impl Switches {
             single_reply_extension: self
                 .single_reply_extension
                 .unwrap_or(config.single_reply_extension),
+            futility: self.futility.unwrap_or(config.futility),
+            reverse_futility: self.reverse_futility.unwrap_or(config.reverse_futility),
             ..config
         }
     }
 
     /// The names [`Switches::set`] takes.
-    pub const NAMES: &'static str = "lmr, extend, aspiration";
+    pub const NAMES: &'static str = "lmr, extend, aspiration, futility, rfp";
 
     /// Sets the switch `key` (`lmr=on|off`, `extend=on|off`, `aspiration=N` with
     /// `N` from 0, off, to 100000) from its text; `Ok(false)` if `key` names no switch.
@@ -263,22 +271,24 @@ impl Switches {
                 crate::quote::quote(value)
             )),
         };
+        let margin = || {
+            value
+                .parse::<i32>()
+                .ok()
+                .filter(|d| (0..=100_000).contains(d))
+                .ok_or_else(|| {
+                    format!(
+                        "{key}={}: expected 0 (off) to 100000",
+                        crate::quote::quote(value)
+                    )
+                })
+        };
         match key {
             "lmr" => self.lmr = Some(on_off()?),
             "extend" => self.single_reply_extension = Some(on_off()?),
-            "aspiration" => {
-                let d = value
-                    .parse::<i32>()
-                    .ok()
-                    .filter(|d| (0..=100_000).contains(d))
-                    .ok_or_else(|| {
-                        format!(
-                            "aspiration={}: expected 0 (off) to 100000",
-                            crate::quote::quote(value)
-                        )
-                    })?;
-                self.aspiration = Some(d);
-            }
+            "aspiration" => self.aspiration = Some(margin()?),
+            "futility" => self.futility = Some(margin()?),
+            "rfp" => self.reverse_futility = Some(margin()?),
             _ => return Ok(false),
         }
         Ok(true)
@@ -311,6 +321,8 @@ impl Switches {
             lmr: over.lmr.or(self.lmr),
             aspiration: over.aspiration.or(self.aspiration),
             single_reply_extension: over.single_reply_extension.or(self.single_reply_extension),
+            futility: over.futility.or(self.futility),
+            reverse_futility: over.reverse_futility.or(self.reverse_futility),
         }
     }
 }

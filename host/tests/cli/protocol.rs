@@ -191,6 +191,16 @@ fn search_switches_change_the_search_from_the_command_line_or_setoption() {
     assert_eq!(d, n, "checkers reduces by default");
     assert_eq!(o, n);
     assert_eq!(b, f);
+    // The futility margins, on by default for checkers: pruning near the horizon
+    // searches fewer nodes; the flag and the option turn it off alike.
+    let unpruned = ply_stdin(&["engine", "checkers", "--search", "futility=0,rfp=0"], go);
+    let by_option = ply_stdin(
+        &["engine", "checkers"],
+        format!("setoption name futility value 0\nsetoption name RFP value 0\n{go}"),
+    );
+    let u = last_nodes(&stdout(&unpruned));
+    assert!(d < u, "default {d} nodes, futility=0,rfp=0 {u}");
+    assert_eq!(last_nodes(&stdout(&by_option)), u);
     let bad = ply_stdin(
         &["engine", "checkers"],
         "setoption name Aspiration value -1\n",

@@ -7,4 +7,5 @@ mod agreement;
 mod extra_turns;
 mod parallel;
 mod probes;
+mod pruning;
 mod time_budget;

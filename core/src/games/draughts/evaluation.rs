@@ -59,6 +59,8 @@ impl Recommended for Draughts {
     fn engine_config() -> EngineConfig {
         EngineConfig {
             lmr: true,
+            futility: 50,
+            reverse_futility: 60,
             ..EngineConfig::default()
         }
     }

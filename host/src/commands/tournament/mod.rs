@@ -127,7 +127,7 @@ pub fn parse_config<G: HostGame>(
                 threads = v.parse::<usize>().map_err(|_| num("threads"))?;
                 crate::settings::threads(threads, "threads=")?;
             }
-            "lmr" | "extend" | "aspiration" => {
+            "lmr" | "extend" | "aspiration" | "futility" | "rfp" => {
                 switches
                     .set(k, v)
                     .map_err(|e| format!("{} in config {}", e, quote(text)))?;
@@ -135,7 +135,7 @@ pub fn parse_config<G: HostGame>(
             other => {
                 return Err(format!(
                     "unknown config key {} in {}: expected depth, time, nodes, eval, algo, \
-                     threads, lmr, extend or aspiration",
+                     threads, lmr, extend, aspiration, futility or rfp",
                     quote(other),
                     quote(text)
                 ))

@@ -1,0 +1,77 @@
+//! The engine's futility switches ([`EngineConfig::futility`],
+//! [`EngineConfig::reverse_futility`]): off by default and then without effect; on,
+//! they search fewer nodes to the same depth and still answer a legal move.
+
+use ply_core::games::draughts::{Draughts, Rules};
+use ply_core::search::{Engine, EngineConfig, Limits, NoClock, Recommended, TtEntry};
+use ply_core::Game;
+
+fn positions() -> Vec<Draughts> {
+    ply_core::playout::positions(Draughts::new(Rules::english()), 30, 5)
+        .filter(|g| !g.outcome().is_over())
+        .take(24)
+        .collect()
+}
+
+/// Nodes and value of a depth-`depth` search of `g` with `config`, and its move.
+fn search(g: &Draughts, depth: u32, config: EngineConfig) -> (u64, i32, Option<usize>) {
+    let mut slots = vec![TtEntry::EMPTY; 1 << 14];
+    let mut engine = Engine::new(&mut slots, Draughts::evaluation(), NoClock, config);
+    let r = engine.search(g, Limits::depth(depth));
+    let moves = g.legal_moves();
+    let index = r.best_move.map(|m| {
+        moves
+            .iter()
+            .position(|&x| x == m)
+            .expect("the best move is legal")
+    });
+    (r.nodes, r.value, index)
+}
+
+#[test]
+fn margins_of_zero_change_nothing() {
+    let base = Draughts::engine_config();
+    let zero = EngineConfig {
+        futility: 0,
+        reverse_futility: 0,
+        ..base
+    };
+    assert_eq!(base, zero, "pruning is off by default");
+    for g in positions().iter().take(8) {
+        assert_eq!(search(g, 6, base), search(g, 6, zero), "at {g}");
+    }
+}
+
+#[test]
+fn pruning_searches_fewer_nodes_and_answers_legal_moves() {
+    let base = Draughts::engine_config();
+    for (name, config) in [
+        (
+            "futility",
+            EngineConfig {
+                futility: 60,
+                ..base
+            },
+        ),
+        (
+            "reverse futility",
+            EngineConfig {
+                reverse_futility: 60,
+                ..base
+            },
+        ),
+    ] {
+        let (mut with, mut without) = (0, 0);
+        for g in positions() {
+            let (n, _, mv) = search(&g, 8, config);
+            let (m, _, _) = search(&g, 8, base);
+            assert!(mv.is_some(), "{name}: no move at {g}");
+            with += n;
+            without += m;
+        }
+        assert!(
+            with < without,
+            "{name}: {with} nodes against {without} without"
+        );
+    }
+}
