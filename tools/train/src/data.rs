@@ -149,19 +149,28 @@ pub fn read(path: &Path) -> Result<Vec<Record>, String> {
     Ok(out)
 }
 
-/// Writes `records`, each with its search value, as a labelled file (through a
-/// temporary file renamed at the end, so nothing half-written is left).
-pub fn write_labelled(path: &Path, records: &[Record]) -> Result<(), String> {
+/// Writes `records` (through a temporary file renamed at the end, so nothing
+/// half-written is left): a labelled file when they carry search values (then each
+/// must), a plain one when none does.
+pub fn write(path: &Path, records: &[Record]) -> Result<(), String> {
+    let labelled = records.iter().any(|r| r.search.is_some());
     let tmp = path.with_extension("tmp");
     let result = (|| -> std::io::Result<()> {
         let mut w = BufWriter::new(File::create(&tmp)?);
-        w.write_all(LABELLED_MAGIC)?;
+        if labelled {
+            w.write_all(LABELLED_MAGIC)?;
+        }
         for r in records {
-            let v = r.search.ok_or_else(|| {
-                std::io::Error::other(format!("a record of game {} has no search value", r.game))
-            })?;
             w.write_all(&r.to_bytes())?;
-            w.write_all(&v.to_le_bytes())?;
+            if labelled {
+                let v = r.search.ok_or_else(|| {
+                    std::io::Error::other(format!(
+                        "a record of game {} has no search value",
+                        r.game
+                    ))
+                })?;
+                w.write_all(&v.to_le_bytes())?;
+            }
         }
         w.flush()?;
         drop(w);
@@ -194,7 +203,7 @@ mod tests {
     }
 
     #[test]
-    fn a_labelled_file_round_trips_and_a_plain_one_reads_without_values() {
+    fn labelled_and_plain_files_round_trip() {
         let dir = std::env::temp_dir().join(format!("ply-train-data-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let g = Draughts::parse_position(Rules::english(), "B:W21-32:B1-11").unwrap();
@@ -203,7 +212,7 @@ mod tests {
         let mut b = Record::of(&g, 6, 13);
         b.search = Some(91);
         let path = dir.join("l.bin");
-        write_labelled(&path, &[a, b]).unwrap();
+        write(&path, &[a, b]).unwrap();
         assert_eq!(read(&path).unwrap(), vec![a, b]);
         assert!(!path.with_extension("tmp").exists());
         let mut bytes = std::fs::read(&path).unwrap();
@@ -214,10 +223,14 @@ mod tests {
         std::fs::write(&plain, a.to_bytes()).unwrap();
         assert_eq!(read(&plain).unwrap()[0].search, None);
         b.search = None;
-        assert!(write_labelled(&path, &[b])
+        assert!(write(&path, &[a, b])
             .unwrap_err()
             .contains("no search value"));
         assert!(!path.with_extension("tmp").exists());
+        a.search = None;
+        write(&plain, &[a, b]).unwrap();
+        assert_eq!(std::fs::read(&plain).unwrap().len(), 2 * RECORD_BYTES);
+        assert_eq!(read(&plain).unwrap(), vec![a, b]);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

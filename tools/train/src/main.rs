@@ -5,6 +5,7 @@
 //! ```text
 //! ply-train selfplay --games 20000 --nodes 4000 --out games.bin [--eval standard|learned|FILE]
 //! ply-train label --data games.bin --every 4 --nodes 20000 --out labelled.bin
+//! ply-train relabel --data games.bin --db DIR --out relabelled.bin
 //! ply-train fit --data games.bin[,more.bin] --out weights.bin [--init learned|FILE]
 //!               [--lambda 0.5]
 //! ```
@@ -13,6 +14,7 @@ mod data;
 mod eval;
 mod fit;
 mod label;
+mod relabel;
 mod selfplay;
 
 use std::path::PathBuf;
@@ -75,6 +77,21 @@ enum Command {
         #[arg(long, default_value_t = 2)]
         threads: usize,
         /// The output file (a labelled record file).
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Corrects recorded games' results by the draughts endgame databases: each
+    /// game's result becomes the exact value of its first position they hold, and
+    /// every position they hold is labelled by its own exact value.
+    Relabel {
+        /// A record file (one file: games are told apart by their numbers in it).
+        #[arg(long)]
+        data: PathBuf,
+        /// The databases' directory (as `ply db build` writes it: `checkers-db` in
+        /// the tables directory).
+        #[arg(long)]
+        db: PathBuf,
+        /// The output record file.
         #[arg(long)]
         out: PathBuf,
     },
@@ -178,8 +195,36 @@ fn run(cli: Cli) -> Result<(), String> {
             let labelled = label::label(&chosen, &s, eval, |d| {
                 eprintln!("{d} of {n} positions labelled")
             });
-            data::write_labelled(&out, &labelled)?;
+            data::write(&out, &labelled)?;
             println!("{n} positions labelled at {nodes} nodes");
+            Ok(())
+        }
+        Command::Relabel { data, db, out } => {
+            if !db.is_dir() {
+                return Err(format!("--db {}: not a directory", db.display()));
+            }
+            let mut records = data::read(&data)?;
+            let mut lines = Vec::new();
+            let database = ply_host::draughts_db::load(&db, &mut |l| lines.push(l.to_string()))
+                .ok_or_else(|| {
+                    let why = lines.first().cloned().unwrap_or_default();
+                    format!("--db {}: no endgame database there {}", db.display(), why)
+                })?;
+            for l in &lines {
+                eprintln!("{l}");
+            }
+            let r = relabel::relabel(&mut records, database)?;
+            data::write(&out, &records)?;
+            println!(
+                "{} positions of {} games; {} games reached the databases ({} pieces), \
+                 {} positions labelled exactly, {} results changed",
+                records.len(),
+                r.games,
+                r.adjudicated,
+                database.pieces(),
+                r.exact,
+                r.changed
+            );
             Ok(())
         }
         Command::Fit {
