@@ -468,3 +468,24 @@ fn the_engine_takes_a_conversion_that_keeps_the_win() {
         );
     }
 }
+
+#[test]
+fn first_position_and_a_first_position_without() {
+    // First Position (the ACF's standard positions, "Winning 1st Position"): White's
+    // king on 15 and man on 20 against Black's king on 28 and man on 12, White to
+    // move: White crowns the man and wins.
+    let first = Draughts::parse_position(Rules::english(), "W:WK15,20:BK28,12").unwrap();
+    assert!(
+        matches!(db().probe(&first), Some(Value::Win(_))),
+        "{:?}",
+        db().probe(&first)
+    );
+    // A "first position without" (Bob Newell's checkers column, after Call's Midget
+    // problems): the side with two kings wins without having the move.
+    let without = Draughts::parse_position(Rules::english(), "B:W22,K5:BK15,K6").unwrap();
+    assert!(
+        matches!(db().probe(&without), Some(Value::Win(_))),
+        "{:?}",
+        db().probe(&without)
+    );
+}
