@@ -179,7 +179,8 @@ fn case49_05_a_directory_in_place_of_a_table_file() {
 }
 
 /// Case 6: a temporary that a killed run left (its process gone) is removed by
-/// the next run that writes the same file; a live process's is left alone.
+/// the next run that writes the same file, a checkpoint or a table file; a live
+/// process's is left alone.
 #[test]
 fn case49_06_stale_temporaries_of_dead_processes_are_swept() {
     let d = scratch("issue49", "stale");
@@ -212,6 +213,15 @@ fn case49_06_stale_temporaries_of_dead_processes_are_swept() {
     assert!(o.status.success(), "{}", stderr(&o));
     std::fs::remove_file(&live).unwrap();
     assert_eq!(entries(&d), vec!["s.ckpt"]);
+    // A table file likewise: the solve that builds the Kalah table sweeps what a run
+    // killed while saving it left.
+    let tables = scratch("issue49", "stale-table");
+    let table = "kalah-3pits-seed-rules.v3.tbl";
+    std::fs::write(tables.join(format!(".{table}.tmp4194305")), b"half a table").unwrap();
+    let env = [("PLY_TABLES_DIR", arg(&tables)), ("PLY_THREADS", "1")];
+    let o = ply_with(&["solve", "kalah:3x3"], &env, None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(entries(&tables), vec![table]);
 }
 
 /// Case 7: a second run on a checkpoint in use is refused with one line naming
