@@ -104,6 +104,20 @@ fn case49_02_only_regular_files_are_written_and_links_are_followed() {
         "--resume",
     ]);
     one_error(&o, "--resume on a fifo", &["a fifo"]);
+    // Nor is a device, which would be read without end (`/dev/zero`).
+    let o = ply(&[
+        "perft",
+        "tictactoe",
+        "3",
+        "--checkpoint",
+        "/dev/zero",
+        "--resume",
+    ]);
+    one_error(
+        &o,
+        "--resume on /dev/zero",
+        &["'/dev/zero'", "a character device"],
+    );
     for (what, args) in writers("link") {
         let dir = d.join(what.trim_start_matches('-'));
         std::fs::create_dir(&dir).unwrap();
@@ -222,6 +236,34 @@ fn case49_06_stale_temporaries_of_dead_processes_are_swept() {
     let o = ply_with(&["solve", "kalah:3x3"], &env, None);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(entries(&tables), vec![table]);
+}
+
+/// Where the Kalah tables go without `PLY_TABLES_DIR`, as docs/games/kalah/tables.md
+/// says: `$XDG_CACHE_HOME/ply`, and with neither `XDG_CACHE_HOME` nor `HOME` set,
+/// `.ply-tables` in the current directory (it was undocumented).
+#[test]
+fn case49_tables_go_where_the_docs_say_without_home() {
+    let d = scratch("issue49", "nohome");
+    let table = "kalah-3pits-seed-rules.v3.tbl";
+    for xdg in [None, Some(d.join("xdg"))] {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_ply"));
+        cmd.args(["solve", "kalah:3x3", "--threads", "1"])
+            .current_dir(&d)
+            .env_remove("PLY_TABLES_DIR")
+            .env_remove("HOME")
+            .env_remove("XDG_CACHE_HOME");
+        let expected = match &xdg {
+            Some(dir) => {
+                cmd.env("XDG_CACHE_HOME", dir);
+                dir.join("ply").join(table)
+            }
+            None => d.join(".ply-tables").join(table),
+        };
+        let o = cmd.output().unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(expected.is_file(), "{}: {}", expected.display(), stderr(&o));
+    }
+    assert_eq!(entries(&d), vec![".ply-tables", "xdg"]);
 }
 
 /// Case 7: a second run on a checkpoint in use is refused with one line naming
