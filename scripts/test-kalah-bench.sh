@@ -6,16 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-status=0
-bad() {
-    echo "test-kalah-bench: $*" >&2
-    status=1
-}
-
-cargo build --release --quiet -p ply-host --bin ply
-export PLY="$PWD/target/release/ply"
+source scripts/script-test.sh test-kalah-bench
 
 # A real run.
 SOLVES="kalah:4x3 kalah:4x3:empty-capture" RUNS=2 TABLES="$work/tables" OUT="$work/out.md" \

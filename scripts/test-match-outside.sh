@@ -5,16 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-status=0
-bad() {
-    echo "test-match-outside: $*" >&2
-    status=1
-}
-
-cargo build --release --quiet -p ply-host --bin ply
-export PLY="$PWD/target/release/ply"
+source scripts/script-test.sh test-match-outside
 
 OPPONENTS="material=$PLY engine checkers --eval material" TIME=0.02 GAMES=2 OUT_DIR="$work/out" \
     bash scripts/match-outside.sh >"$work/stdout" 2>"$work/stderr" || bad "the run failed: $(tail -n 3 "$work/stderr")"

@@ -6,7 +6,7 @@
 //! slowest loss. Games with a dedicated solver (Kalah) have their own.
 
 use crate::game::Game;
-use crate::search::tt::{Bound, Table, TranspositionTable, TtEntry};
+use crate::search::tt::{Bound, Stored, Table, TranspositionTable, TtEntry};
 use crate::search::{negamax_child, Score, INFINITY, MAX_PLY, WIN};
 
 /// The solved value of a position.
@@ -174,8 +174,8 @@ impl<'t, G: Game> Solver<'t, G> {
             } else {
                 Bound::Exact
             };
-            self.tt
-                .store(key, ply, u32::from(u8::MAX), best, bound, best_move);
+            let entry = Stored::new(best, u32::from(u8::MAX), bound, best_move);
+            self.tt.store(key, ply, entry);
         }
         best
     }

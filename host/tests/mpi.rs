@@ -11,7 +11,9 @@
 #![cfg(feature = "mpi")]
 
 mod common;
-use common::{long_perft, ply, saved_items, scratch, stderr, stdout, wait_for, LONG_PERFT_TOTAL};
+use common::{
+    long_perft, ply, results, saved_items, scratch, stderr, stdout, wait_for, LONG_PERFT_TOTAL,
+};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -45,17 +47,6 @@ fn mpirun_ply(np: usize, args: &[&str]) -> Command {
 fn run(mut c: Command) -> Output {
     c.output()
         .expect("mpirun (Open MPI) is not installed: bash scripts/setup-mpi.sh")
-}
-
-/// Standard output without the lines that hold times and table statistics (which
-/// depend on how the work was split and timed).
-fn results(out: &str) -> Vec<String> {
-    out.lines()
-        .filter(|l| {
-            !l.starts_with("time: ") && !l.starts_with("leaves/s: ") && !l.starts_with("table: ")
-        })
-        .map(str::to_string)
-        .collect()
 }
 
 /// The per-rank summary lines as (rank, host, items).
@@ -462,13 +453,12 @@ fn kalah_solve_on_one_two_and_three_ranks_prints_what_one_process_prints() {
 #[test]
 fn a_killed_rank_ends_a_solve_and_resume_finishes_it_with_the_same_values() {
     let dir = scratch("mpi", "solve-kill");
-    let ckpt = dir.join("solve.ckpt");
-    let c = ckpt.to_str().unwrap();
+    let (ckpt, c) = dir.file("solve.ckpt");
     // No endgame tables: each first move takes a second or more on one thread.
     let env = [("PLY_KALAH_TABLE_SEEDS", "0")];
     let one = solve(0, &dir, &env, &["kalah:6x3"]);
     assert!(one.status.success(), "{}", stderr(&one));
-    let mut cmd = mpirun_ply(2, &["solve", "kalah:6x3", "--checkpoint", c]);
+    let mut cmd = mpirun_ply(2, &["solve", "kalah:6x3", "--checkpoint", &c]);
     cmd.env("PLY_TABLES_DIR", &dir)
         .env("PLY_THREADS", "1")
         .envs(env)
@@ -486,7 +476,12 @@ fn a_killed_rank_ends_a_solve_and_resume_finishes_it_with_the_same_values() {
     let saved = saved_items(&stderr(&o));
     assert!(saved >= 1, "{}", stderr(&o));
     // A one-process solve does not take the ranks' checkpoint.
-    let refused = solve(0, &dir, &env, &["kalah:6x3", "--checkpoint", c, "--resume"]);
+    let refused = solve(
+        0,
+        &dir,
+        &env,
+        &["kalah:6x3", "--checkpoint", &c, "--resume"],
+    );
     assert!(!refused.status.success());
     assert!(
         stderr(&refused).contains("belongs to another command"),
@@ -494,7 +489,12 @@ fn a_killed_rank_ends_a_solve_and_resume_finishes_it_with_the_same_values() {
         stderr(&refused)
     );
     // Resumed on 3 ranks: the same values, from the items the checkpoint holds.
-    let o = solve(3, &dir, &env, &["kalah:6x3", "--checkpoint", c, "--resume"]);
+    let o = solve(
+        3,
+        &dir,
+        &env,
+        &["kalah:6x3", "--checkpoint", &c, "--resume"],
+    );
     let err = stderr(&o);
     assert!(o.status.success(), "{}", err);
     assert_eq!(solve_values(&stdout(&o)), solve_values(&stdout(&one)));

@@ -20,13 +20,25 @@ pub struct Machine {
     pub qemu: &'static str,
     /// The Debian package that has [`Machine::qemu`].
     pub qemu_package: &'static str,
-    /// QEMU's arguments before the ELF path: the board, instruction counting (so
-    /// tick counts repeat exactly), no display, semihosting on stdout.
-    pub qemu_args: &'static [&'static str],
+    /// QEMU's arguments that choose the board (and the processor where the board
+    /// has a choice); [`QEMU_RUN_ARGS`] follow them.
+    pub board_args: &'static [&'static str],
     /// The firmware's ticks for 40,000,000 instructions under `-icount shift=0`
     /// (one instruction a nanosecond): the tick clock's rate in kHz times 40.
     pub ticks_per_40m_instructions: u64,
 }
+
+/// QEMU's arguments after the board's, on every machine, before the ELF path:
+/// instruction counting (so tick counts repeat exactly), no display, semihosting
+/// on stdout.
+pub const QEMU_RUN_ARGS: [&str; 6] = [
+    "-icount",
+    "shift=0",
+    "-nographic",
+    "-semihosting-config",
+    "enable=on,target=native",
+    "-kernel",
+];
 
 /// The Cortex-M4F: QEMU's `mps2-an386`.
 pub const CORTEX_M4: Machine = Machine {
@@ -34,18 +46,7 @@ pub const CORTEX_M4: Machine = Machine {
     target: "thumbv7em-none-eabihf",
     qemu: "qemu-system-arm",
     qemu_package: "qemu-system-arm",
-    qemu_args: &[
-        "-machine",
-        "mps2-an386",
-        "-cpu",
-        "cortex-m4",
-        "-icount",
-        "shift=0",
-        "-nographic",
-        "-semihosting-config",
-        "enable=on,target=native",
-        "-kernel",
-    ],
+    board_args: &["-machine", "mps2-an386", "-cpu", "cortex-m4"],
     // SysTick on the processor clock: QEMU's MPS2 runs at 25 MHz.
     ticks_per_40m_instructions: 1_000_000,
 };
@@ -56,16 +57,7 @@ pub const CORTEX_M0: Machine = Machine {
     target: "thumbv6m-none-eabi",
     qemu: "qemu-system-arm",
     qemu_package: "qemu-system-arm",
-    qemu_args: &[
-        "-machine",
-        "microbit",
-        "-icount",
-        "shift=0",
-        "-nographic",
-        "-semihosting-config",
-        "enable=on,target=native",
-        "-kernel",
-    ],
+    board_args: &["-machine", "microbit"],
     // SysTick on the processor clock: QEMU's nRF51 runs at 16 MHz.
     ticks_per_40m_instructions: 640_000,
 };
@@ -76,16 +68,7 @@ pub const RISCV32: Machine = Machine {
     target: "riscv32imac-unknown-none-elf",
     qemu: "qemu-system-riscv32",
     qemu_package: "qemu-system-misc",
-    qemu_args: &[
-        "-machine",
-        "sifive_e",
-        "-icount",
-        "shift=0",
-        "-nographic",
-        "-semihosting-config",
-        "enable=on,target=native",
-        "-kernel",
-    ],
+    board_args: &["-machine", "sifive_e"],
     // `mcycle`: one count an instruction under `-icount shift=0`.
     ticks_per_40m_instructions: 40_000_000,
 };
@@ -228,7 +211,8 @@ pub fn run_qemu(machine: Machine, elf: &Path, timeout_s: u32) -> Result<Run, Str
     let out = Command::new("timeout")
         .arg(timeout_s.to_string())
         .arg(machine.qemu)
-        .args(machine.qemu_args)
+        .args(machine.board_args)
+        .args(QEMU_RUN_ARGS)
         .arg(elf)
         .output()
         .map_err(|e| format!("cannot start {}: {e}", machine.qemu))?;

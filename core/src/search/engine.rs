@@ -51,7 +51,7 @@ pub use crate::search::config::{
 };
 use crate::search::history::Heuristics;
 pub use crate::search::history::{history_slot, history_slot_of_bytes, HISTORY_SLOTS};
-use crate::search::tt::{Bound, Table, TranspositionTable, TtEntry};
+use crate::search::tt::{Bound, Stored, Table, TranspositionTable, TtEntry};
 use crate::search::{negamax_child, Clock, Evaluator, Limits, Score, INFINITY, MAX_PLY};
 
 /// Longest principal variation reported.
@@ -491,7 +491,8 @@ impl<G: Game, E: Evaluator<G>, C: Clock, T: Table, const KILLERS: usize, const H
             } else {
                 Bound::Exact
             };
-            self.tt.store(key, 0, depth, alpha, bound, best);
+            self.tt
+                .store(key, 0, Stored::new(alpha, depth, bound, best));
         }
         (alpha, best, completed)
     }
@@ -626,8 +627,8 @@ impl<G: Game, E: Evaluator<G>, C: Clock, T: Table, const KILLERS: usize, const H
             if let Some(e) = self.tt.probe(key, ply) {
                 tt_move = e.move_index;
                 let usable = match self.config.tt_cutoff {
-                    TtCutoff::AtLeastDepth => u32::from(e.depth) >= depth,
-                    TtCutoff::SameDepth => u32::from(e.depth) == depth,
+                    TtCutoff::AtLeastDepth => e.depth >= depth,
+                    TtCutoff::SameDepth => e.depth == depth,
                     TtCutoff::Never => false,
                 };
                 if usable {
@@ -772,7 +773,8 @@ impl<G: Game, E: Evaluator<G>, C: Clock, T: Table, const KILLERS: usize, const H
             } else {
                 Bound::Exact
             };
-            self.tt.store(key, ply, depth, best, bound, best_move);
+            self.tt
+                .store(key, ply, Stored::new(best, depth, bound, best_move));
         }
         best
     }

@@ -35,7 +35,7 @@ pub use engine::{
 pub use eval::{for_player, leaf_value, Evaluator, FnEval, RandomEval};
 pub use minimax::minimax;
 pub use recommended::Recommended;
-pub use tt::{Bound, Hit, Table, TranspositionTable, TtEntry};
+pub use tt::{Bound, Stored, Table, TranspositionTable, TtEntry};
 
 use crate::game::Game;
 

@@ -53,18 +53,35 @@ impl Bound {
     }
 }
 
-/// What a probe finds: a stored search result, made relative to the probing node.
+/// A search result for one position, its score relative to the node it belongs to:
+/// what [`Table::store`] keeps and [`Table::probe`] finds (the table converts win
+/// distances between the node and the root).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct Hit {
-    /// The score, win distances made relative to the node that probes.
+pub struct Stored {
+    /// The score, win distances made relative to the node.
     pub value: Score,
-    /// The depth (plies) the score was searched to.
-    pub depth: u8,
-    /// What kind of bound `value` is (never [`Bound::Empty`]).
+    /// The depth (plies) the score was searched to (a table keeps at most 255).
+    pub depth: u32,
+    /// What kind of bound `value` is (a probe never finds [`Bound::Empty`]; a store
+    /// of it keeps nothing).
     pub bound: Bound,
     /// The index of the best move in the position's generation order, if known.
     pub move_index: Option<usize>,
+}
+
+impl Stored {
+    /// The entry of a search of `depth` plies that found `value`, a `bound`, and the
+    /// best move at `move_index` in generation order if known.
+    #[inline]
+    pub const fn new(value: Score, depth: u32, bound: Bound, move_index: Option<usize>) -> Self {
+        Stored {
+            value,
+            depth,
+            bound,
+            move_index,
+        }
+    }
 }
 
 /// Move indices at or above this are not stored (14 bits, 0 meaning none): no game's
@@ -78,18 +95,11 @@ pub const MOVE_INDEX_LIMIT: usize = (1 << 14) - 1;
 pub trait Table {
     /// The entry for `key`, its score made relative to a node `ply` plies from the
     /// root, or `None` if the table holds nothing (verified) for it.
-    fn probe(&self, key: u64, ply: u32) -> Option<Hit>;
+    fn probe(&self, key: u64, ply: u32) -> Option<Stored>;
 
-    /// Stores a search result for `key` at a node `ply` plies from the root.
-    fn store(
-        &mut self,
-        key: u64,
-        ply: u32,
-        depth: u32,
-        value: Score,
-        bound: Bound,
-        move_index: Option<usize>,
-    );
+    /// Stores a search result for `key` at a node `ply` plies from the root (an
+    /// entry whose bound is [`Bound::Empty`] is not stored).
+    fn store(&mut self, key: u64, ply: u32, entry: Stored);
 
     /// A new search starts: older entries become preferred victims for replacement.
     fn new_search(&mut self) {}
@@ -114,20 +124,12 @@ pub trait Table {
 
 impl<T: Table + ?Sized> Table for &mut T {
     #[inline]
-    fn probe(&self, key: u64, ply: u32) -> Option<Hit> {
+    fn probe(&self, key: u64, ply: u32) -> Option<Stored> {
         (**self).probe(key, ply)
     }
     #[inline]
-    fn store(
-        &mut self,
-        key: u64,
-        ply: u32,
-        depth: u32,
-        value: Score,
-        bound: Bound,
-        move_index: Option<usize>,
-    ) {
-        (**self).store(key, ply, depth, value, bound, move_index)
+    fn store(&mut self, key: u64, ply: u32, entry: Stored) {
+        (**self).store(key, ply, entry)
     }
     fn new_search(&mut self) {
         (**self).new_search()
@@ -259,7 +261,7 @@ impl<S: AsRef<[TtEntry]> + AsMut<[TtEntry]>> TranspositionTable<S> {
 
 impl<S: AsRef<[TtEntry]> + AsMut<[TtEntry]>> Table for TranspositionTable<S> {
     #[inline]
-    fn probe(&self, key: u64, ply: u32) -> Option<Hit> {
+    fn probe(&self, key: u64, ply: u32) -> Option<Stored> {
         let slots = self.slots.as_ref();
         if slots.is_empty() {
             return None;
@@ -268,30 +270,22 @@ impl<S: AsRef<[TtEntry]> + AsMut<[TtEntry]>> Table for TranspositionTable<S> {
         if e.bound() == Bound::Empty || e.key != key {
             return None;
         }
-        Some(Hit {
+        Some(Stored {
             value: from_tt(e.value, ply),
-            depth: e.depth,
+            depth: u32::from(e.depth),
             bound: e.bound(),
             move_index: (e.mv as usize).checked_sub(1),
         })
     }
 
     #[inline]
-    fn store(
-        &mut self,
-        key: u64,
-        ply: u32,
-        depth: u32,
-        value: Score,
-        bound: Bound,
-        move_index: Option<usize>,
-    ) {
-        if self.slots.as_ref().is_empty() || bound == Bound::Empty {
+    fn store(&mut self, key: u64, ply: u32, entry: Stored) {
+        if self.slots.as_ref().is_empty() || entry.bound == Bound::Empty {
             return;
         }
         let i = self.index(key);
         let old = self.slots.as_ref()[i];
-        let depth = depth.min(u8::MAX as u32) as u8;
+        let depth = entry.depth.min(u8::MAX as u32) as u8;
         let replace = old.bound() == Bound::Empty
             || old.generation() != self.generation
             || old.key == key
@@ -299,7 +293,7 @@ impl<S: AsRef<[TtEntry]> + AsMut<[TtEntry]>> Table for TranspositionTable<S> {
         if !replace {
             return;
         }
-        let mv = match move_index {
+        let mv = match entry.move_index {
             Some(m) if m < MOVE_INDEX_LIMIT => (m + 1) as u16,
             // Keep a known best move when re-storing the same position without one.
             _ if old.key == key => old.mv,
@@ -307,10 +301,10 @@ impl<S: AsRef<[TtEntry]> + AsMut<[TtEntry]>> Table for TranspositionTable<S> {
         };
         self.slots.as_mut()[i] = TtEntry {
             key,
-            value: to_tt(value, ply),
+            value: to_tt(entry.value, ply),
             mv,
             depth,
-            meta: bound.bits() | (self.generation << 2),
+            meta: entry.bound.bits() | (self.generation << 2),
         };
     }
 
@@ -385,7 +379,7 @@ mod tests {
     fn store_and_probe_round_trip_with_win_distance() {
         let mut slots = [TtEntry::EMPTY; 16];
         let mut tt = TranspositionTable::new(&mut slots[..]);
-        tt.store(42, 3, 5, WIN - 7, Bound::Exact, Some(9));
+        tt.store(42, 3, Stored::new(WIN - 7, 5, Bound::Exact, Some(9)));
         let e = tt.probe(42, 3).unwrap();
         assert_eq!(
             (e.value, e.move_index, e.depth, e.bound),
@@ -395,7 +389,7 @@ mod tests {
         assert_eq!(tt.probe(42, 1).unwrap().value, WIN - 5);
         assert!(tt.probe(43, 3).is_none());
         // Re-stored without a move, the entry keeps the one it knew.
-        tt.store(42, 3, 6, 10, Bound::Lower, None);
+        tt.store(42, 3, Stored::new(10, 6, Bound::Lower, None));
         assert_eq!(tt.probe(42, 3).unwrap().move_index, Some(9));
     }
 
@@ -403,7 +397,7 @@ mod tests {
     fn empty_table_stores_nothing() {
         let mut slots: [TtEntry; 0] = [];
         let mut tt = TranspositionTable::new(&mut slots[..]);
-        tt.store(1, 0, 1, 5, Bound::Exact, None);
+        tt.store(1, 0, Stored::new(5, 1, Bound::Exact, None));
         assert!(tt.probe(1, 0).is_none());
     }
 
@@ -411,11 +405,11 @@ mod tests {
     fn deeper_entry_of_current_search_survives_shallower_collision() {
         let mut slots = [TtEntry::EMPTY; 1];
         let mut tt = TranspositionTable::new(&mut slots[..]);
-        tt.store(1, 0, 8, 5, Bound::Exact, None);
-        tt.store(2, 0, 2, 6, Bound::Exact, None);
+        tt.store(1, 0, Stored::new(5, 8, Bound::Exact, None));
+        tt.store(2, 0, Stored::new(6, 2, Bound::Exact, None));
         assert!(tt.probe(1, 0).is_some());
         tt.new_search();
-        tt.store(2, 0, 2, 6, Bound::Exact, None);
+        tt.store(2, 0, Stored::new(6, 2, Bound::Exact, None));
         assert!(tt.probe(2, 0).is_some());
     }
 
@@ -425,7 +419,7 @@ mod tests {
         let mut tt = TranspositionTable::new(&mut slots[..]);
         for _ in 0..200 {
             tt.new_search();
-            tt.store(7, 0, 3, 1, Bound::Upper, Some(2));
+            tt.store(7, 0, Stored::new(1, 3, Bound::Upper, Some(2)));
             let e = tt.probe(7, 0).unwrap();
             assert_eq!((e.bound, e.move_index), (Bound::Upper, Some(2)));
         }

@@ -10,26 +10,18 @@
 
 use rayon::prelude::*;
 
+use super::{ParallelResult, SharedGame};
 use ply_core::search::alphabeta::child_value;
 use ply_core::search::{Evaluator, Score, INFINITY};
-use ply_core::Game;
 
-use super::{pool, ParallelError, ParallelResult};
-
-/// Searches `game` to `depth` plies, root moves in chunks of about moves/`threads`.
-pub fn search<G, E>(
-    game: &G,
-    depth: u32,
-    eval: &E,
-    threads: usize,
-) -> Result<ParallelResult<G::Move>, ParallelError>
+/// Searches `game` to `depth` plies on the current rayon pool (the dispatcher's, of
+/// `threads` threads), root moves in chunks of about moves/`threads`.
+pub fn search<G, E>(game: &G, depth: u32, eval: &E, threads: usize) -> ParallelResult<G::Move>
 where
-    G: Game + Send + Sync,
-    G::Move: Send + Sync,
+    G: SharedGame,
     E: Evaluator<G> + Sync,
 {
-    let pool = pool(threads)?;
-    Ok(pool.install(|| search_window(game, depth, eval, threads, -INFINITY, INFINITY)))
+    search_window(game, depth, eval, threads, -INFINITY, INFINITY)
 }
 
 /// The number of root moves per chunk: moves/threads rounded up (at least 1), as in
@@ -38,19 +30,21 @@ pub fn chunk_size(moves: usize, threads: usize) -> usize {
     moves.div_ceil(threads.max(1)).max(1)
 }
 
-/// Chunked search of `game` in the window `(alpha, beta)` on the current rayon pool:
-/// fail-soft, so the value is exact inside the window and a bound outside it.
+/// Chunked search of `game` in the window `(alpha, beta)` on the current rayon pool,
+/// the root moves cut into `chunks` chunks of [`chunk_size`] (`threads` for the
+/// chunked search; 1 for [`super::toplevel`], every root move at once with the
+/// whole window): fail-soft, so the value is exact inside the window and a bound
+/// outside it.
 pub fn search_window<G, E>(
     game: &G,
     depth: u32,
     eval: &E,
-    threads: usize,
+    chunks: usize,
     mut alpha: Score,
     beta: Score,
 ) -> ParallelResult<G::Move>
 where
-    G: Game + Send + Sync,
-    G::Move: Send + Sync,
+    G: SharedGame,
     E: Evaluator<G> + Sync,
 {
     let me = game.side_to_move();
@@ -61,7 +55,7 @@ where
     let mut best = -INFINITY;
     let mut best_move = None;
     let mut nodes = 1;
-    for chunk in moves.chunks(chunk_size(moves.len(), threads)) {
+    for chunk in moves.chunks(chunk_size(moves.len(), chunks)) {
         if alpha >= beta {
             break;
         }

@@ -19,9 +19,8 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use ply_core::search::{Engine, EngineConfig, Evaluator, Limits, SearchReport};
-use ply_core::Game;
 
-use super::{ParallelError, SharedTable};
+use super::{ParallelError, SharedGame, SharedTable};
 use crate::clock::{StopClock, WallClock};
 
 /// What the engines of one search tell the thread that waits for them.
@@ -102,8 +101,7 @@ pub fn search<G, E>(
     progress: &mut dyn FnMut(&SearchReport<G::Move>),
 ) -> Result<SearchReport<G::Move>, ParallelError>
 where
-    G: Game + Send + Sync + 'static,
-    G::Move: Send + Sync,
+    G: SharedGame + 'static,
     E: Evaluator<G> + Clone + Send + Sync + 'static,
 {
     if threads == 0 {

@@ -45,6 +45,17 @@ use crate::clock::WallClock;
 pub use perft_table::SharedPerftTable;
 pub use table::SharedTable;
 
+/// A game that the threads of a parallel search share: positions and moves cross
+/// threads. Every [`Game`] whose position and move are `Send + Sync` is one.
+pub trait SharedGame: Game<Move: Send + Sync> + Send + Sync {}
+
+impl<G> SharedGame for G
+where
+    G: Game + Send + Sync,
+    G::Move: Send + Sync,
+{
+}
+
 /// What a fixed-depth search returns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ParallelResult<M> {
@@ -407,8 +418,7 @@ pub fn run<G, E>(
     progress: &mut dyn FnMut(&SearchReport<G::Move>),
 ) -> Result<SearchReport<G::Move>, ParallelError>
 where
-    G: Game + Send + Sync + 'static,
-    G::Move: Send + Sync,
+    G: SharedGame + 'static,
     E: Evaluator<G> + Clone + Send + Sync + 'static,
 {
     if options.threads == 0 {
@@ -467,17 +477,17 @@ where
     Ok(match algo {
         Algo::Minimax => fixed(from_result(minimax(game, depth, eval))),
         Algo::AlphaBeta => fixed(from_result(alphabeta(game, depth, eval))),
-        Algo::TopLevel => fixed(toplevel::search(game, depth, eval, options.threads)?),
-        Algo::Chunked => fixed(chunked::search(game, depth, eval, options.threads)?),
-        Algo::Ybwc => fixed(ybwc::search(
-            game,
-            depth,
-            eval,
-            options.threads,
-            options
+        Algo::TopLevel | Algo::Chunked | Algo::Ybwc => {
+            let threads = options.threads;
+            let parallel_depth = options
                 .parallel_depth
-                .unwrap_or_else(|| ybwc::default_parallel_depth(depth)),
-        )?),
+                .unwrap_or_else(|| ybwc::default_parallel_depth(depth));
+            fixed(pool(threads)?.install(|| match algo {
+                Algo::TopLevel => toplevel::search(game, depth, eval),
+                Algo::Chunked => chunked::search(game, depth, eval, threads),
+                _ => ybwc::search(game, depth, eval, parallel_depth),
+            }))
+        }
         Algo::Engine if options.threads == 1 => {
             let mut engine = Engine::with_table(tables.local(options)?, eval, clock, config);
             engine.search_with_progress(game, limits, |r| progress(r))
@@ -505,8 +515,7 @@ pub fn search<G, E>(
     options: &Options,
 ) -> Result<ParallelResult<G::Move>, ParallelError>
 where
-    G: Game + Send + Sync + 'static,
-    G::Move: Send + Sync,
+    G: SharedGame + 'static,
     E: Evaluator<G> + Clone + Send + Sync + 'static,
 {
     let r = run(
@@ -561,6 +570,27 @@ impl std::error::Error for ParallelError {}
 /// thread count of `play` and `tournament`.
 pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Runs `threads` threads at once, each calling `step` with 200,000 pseudo-random
+/// words (xorshift, seeded by the thread's number): the lock-free tables' tests of
+/// concurrent stores and probes.
+#[cfg(test)]
+fn hammer(threads: u64, step: impl Fn(u64) + Sync) {
+    std::thread::scope(|s| {
+        for th in 0..threads {
+            let step = &step;
+            s.spawn(move || {
+                let mut x = th.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+                for _ in 0..200_000 {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    step(x);
+                }
+            });
+        }
+    });
 }
 
 /// Builds the explicit pool of `threads` workers a call runs on.

@@ -7,10 +7,9 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use rayon::prelude::*;
 
 use ply_core::perft::PerftKey;
-use ply_core::Game;
 
 use super::perft_table::{Counted, SharedPerftTable};
-use super::{pool, ParallelError};
+use super::{pool, ParallelError, SharedGame};
 
 /// Subtrees at least this deep may be split over the threads; shallower ones are
 /// always counted by sequential [`ply_core::perft::perft`].
@@ -24,8 +23,7 @@ const JOBS_PER_THREAD: usize = 16;
 /// [`ply_core::perft::perft`].
 pub fn perft<G>(game: &G, depth: u32, threads: usize) -> Result<u64, ParallelError>
 where
-    G: Game + Send + Sync,
-    G::Move: Send + Sync,
+    G: SharedGame,
 {
     let pool = pool(threads)?;
     Ok(pool.install(|| count(game, depth, threads * JOBS_PER_THREAD)))
@@ -38,8 +36,7 @@ pub fn perft_divide<G>(
     threads: usize,
 ) -> Result<Vec<(G::Move, u64)>, ParallelError>
 where
-    G: Game + Send + Sync,
-    G::Move: Send + Sync,
+    G: SharedGame,
 {
     let pool = pool(threads)?;
     if depth == 0 {
@@ -62,8 +59,7 @@ where
 /// become jobs, each wanting its share of `jobs`, until one job is wanted.
 fn count<G>(game: &G, depth: u32, jobs: usize) -> u64
 where
-    G: Game + Send + Sync,
-    G::Move: Send + Sync,
+    G: SharedGame,
 {
     if depth < SPLIT_DEPTH || jobs <= 1 {
         return ply_core::perft::perft(game, depth);

@@ -309,23 +309,12 @@ mod tests {
         // 64 keys in one bucket. A torn or foreign read would show a wrong count.
         let t = SharedPerftTable::new(64, 97).unwrap();
         let count = |k: u128| (k as u64).wrapping_mul(0x9e37_79b9) & 0xffff;
-        std::thread::scope(|s| {
-            for th in 0..4u64 {
-                let t = &t;
-                s.spawn(move || {
-                    let mut x = th.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-                    for _ in 0..200_000 {
-                        x ^= x << 13;
-                        x ^= x >> 7;
-                        x ^= x << 17;
-                        let k = u128::from(x % 64) << 70 | 3;
-                        t.store(t.slot(k), 5, count(k));
-                        let p = u128::from((x >> 20) % 64) << 70 | 3;
-                        if let Some(n) = t.probe(t.slot(p), 5) {
-                            assert_eq!(n, count(p));
-                        }
-                    }
-                });
+        super::super::hammer(4, |x| {
+            let k = u128::from(x % 64) << 70 | 3;
+            t.store(t.slot(k), 5, count(k));
+            let p = u128::from((x >> 20) % 64) << 70 | 3;
+            if let Some(n) = t.probe(t.slot(p), 5) {
+                assert_eq!(n, count(p));
             }
         });
     }

@@ -19,7 +19,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use ply_core::search::tt::{from_tt, to_tt, MOVE_INDEX_LIMIT};
-use ply_core::search::{Bound, Hit, Score, Table};
+use ply_core::search::{Bound, Stored, Table};
 
 /// Bytes per slot: two words, `check` (`key ^ data`, so a torn slot is detected)
 /// and `data`.
@@ -103,7 +103,7 @@ impl SharedTable {
     /// from the root; `None` if the slot is empty, holds another position or was
     /// torn by a concurrent write.
     #[inline]
-    pub fn probe(&self, key: u64, ply: u32) -> Option<Hit> {
+    pub fn probe(&self, key: u64, ply: u32) -> Option<Stored> {
         if self.words.is_empty() {
             return None;
         }
@@ -122,9 +122,9 @@ impl SharedTable {
             return None;
         }
         let mv = ((data >> 42) & 0x3fff) as usize;
-        Some(Hit {
+        Some(Stored {
             value: from_tt(data as u32 as i32, ply),
-            depth: (data >> 32) as u8,
+            depth: u32::from((data >> 32) as u8),
             bound,
             move_index: mv.checked_sub(1),
         })
@@ -135,21 +135,13 @@ impl SharedTable {
     /// position searched deeper in this search (depth-preferred, as the core's
     /// table); anything else is replaced.
     #[inline]
-    pub fn store(
-        &self,
-        key: u64,
-        ply: u32,
-        depth: u32,
-        value: Score,
-        bound: Bound,
-        move_index: Option<usize>,
-    ) {
-        if self.words.is_empty() || bound == Bound::Empty {
+    pub fn store(&self, key: u64, ply: u32, entry: Stored) {
+        if self.words.is_empty() || entry.bound == Bound::Empty {
             return;
         }
         let index = self.index(key);
         let slot = self.slot(index);
-        let depth = depth.min(u32::from(u8::MAX));
+        let depth = entry.depth.min(u32::from(u8::MAX));
         // A page no store has reached holds empty slots: not read (see the module
         // documentation), so this write is the page's first touch.
         let (old, old_key) = if self.mark_written(index) {
@@ -165,15 +157,15 @@ impl SharedTable {
         if old_deeper && (same || (used && old >> GENERATION_SHIFT == gen)) {
             return;
         }
-        let mv = match move_index {
+        let mv = match entry.move_index {
             Some(i) if i < MOVE_INDEX_LIMIT => (i + 1) as u64,
             // Keep a known best move when re-storing the same position without one.
             _ if same => (old >> 42) & 0x3fff,
             _ => 0,
         };
-        let data = u64::from(to_tt(value, ply) as u32)
+        let data = u64::from(to_tt(entry.value, ply) as u32)
             | u64::from(depth) << 32
-            | u64::from(bound.bits()) << 40
+            | u64::from(entry.bound.bits()) << 40
             | mv << 42
             | gen << GENERATION_SHIFT;
         slot.check.store(key ^ data, Ordering::Relaxed);
@@ -230,20 +222,12 @@ impl SharedTable {
 
 impl Table for &SharedTable {
     #[inline]
-    fn probe(&self, key: u64, ply: u32) -> Option<Hit> {
+    fn probe(&self, key: u64, ply: u32) -> Option<Stored> {
         SharedTable::probe(self, key, ply)
     }
     #[inline]
-    fn store(
-        &mut self,
-        key: u64,
-        ply: u32,
-        depth: u32,
-        value: Score,
-        bound: Bound,
-        move_index: Option<usize>,
-    ) {
-        SharedTable::store(self, key, ply, depth, value, bound, move_index)
+    fn store(&mut self, key: u64, ply: u32, entry: Stored) {
+        SharedTable::store(self, key, ply, entry)
     }
     #[inline]
     fn is_busy(&self, key: u64) -> bool {
@@ -309,7 +293,7 @@ impl BusyTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ply_core::search::WIN;
+    use ply_core::search::{Score, WIN};
 
     #[test]
     fn every_slot_of_every_page_round_trips() {
@@ -318,7 +302,7 @@ mod tests {
         let key = |i: u64| i << 50 | 1;
         for i in 0..1 << 14 {
             assert_eq!(t.index(key(i)), i as usize);
-            t.store(key(i), 0, 3, i as Score, Bound::Exact, None);
+            t.store(key(i), 0, Stored::new(i as Score, 3, Bound::Exact, None));
         }
         for i in 0..1 << 14 {
             assert_eq!(t.probe(key(i), 0).map(|h| h.value), Some(i as Score));
@@ -330,7 +314,7 @@ mod tests {
         // A slot's words put in place behind the table's back, on a page no store
         // has reached: the probe does not read them. Once the page is marked, it does.
         let full = SharedTable::new(1 << 10).unwrap();
-        full.store(77, 0, 5, 9, Bound::Exact, None);
+        full.store(77, 0, Stored::new(9, 5, Bound::Exact, None));
         let i = full.index(77);
         let (check, data) = (
             full.slot(i).check.load(Ordering::Relaxed),
@@ -348,11 +332,15 @@ mod tests {
     #[test]
     fn store_and_probe_round_trip() {
         let t = SharedTable::new(64).unwrap();
-        t.store(0xdead_beef, 3, 7, -1234, Bound::Lower, Some(300));
+        t.store(
+            0xdead_beef,
+            3,
+            Stored::new(-1234, 7, Bound::Lower, Some(300)),
+        );
         let e = t.probe(0xdead_beef, 3).unwrap();
         assert_eq!(
             e,
-            Hit {
+            Stored {
                 value: -1234,
                 depth: 7,
                 bound: Bound::Lower,
@@ -362,7 +350,7 @@ mod tests {
         assert!(t.probe(0xdead_bef0, 3).is_none());
         // A win stored two plies deep is a win two plies sooner one ply higher.
         let t = SharedTable::new(64).unwrap();
-        t.store(42, 2, 1, WIN - 5, Bound::Exact, None);
+        t.store(42, 2, Stored::new(WIN - 5, 1, Bound::Exact, None));
         assert_eq!(t.probe(42, 1).unwrap().value, WIN - 4);
         assert_eq!(t.probe(42, 1).unwrap().move_index, None);
     }
@@ -370,35 +358,35 @@ mod tests {
     #[test]
     fn deeper_entries_of_this_search_are_kept_and_earlier_searches_replaced() {
         let t = SharedTable::new(1).unwrap();
-        t.store(9, 0, 6, 10, Bound::Exact, None);
+        t.store(9, 0, Stored::new(10, 6, Bound::Exact, None));
         // The same position searched less deep: kept.
-        t.store(9, 0, 4, 20, Bound::Exact, None);
+        t.store(9, 0, Stored::new(20, 4, Bound::Exact, None));
         assert_eq!(t.probe(9, 0).unwrap().value, 10);
         // Another position searched less deep in the same search: kept too.
-        t.store(10, 0, 1, 30, Bound::Upper, None);
+        t.store(10, 0, Stored::new(30, 1, Bound::Upper, None));
         assert!(t.probe(10, 0).is_none());
         assert_eq!(t.probe(9, 0).unwrap().value, 10);
         // As deep: replaced.
-        t.store(10, 0, 6, 40, Bound::Lower, None);
+        t.store(10, 0, Stored::new(40, 6, Bound::Lower, None));
         assert_eq!(t.probe(10, 0).unwrap().value, 40);
         assert!(t.probe(9, 0).is_none());
         // In the next search the earlier entry gives way to any new one.
         t.new_search();
-        t.store(11, 0, 1, 50, Bound::Upper, None);
+        t.store(11, 0, Stored::new(50, 1, Bound::Upper, None));
         assert_eq!(t.probe(11, 0).unwrap().value, 50);
         assert!(t.probe(10, 0).is_none());
         // 64 searches later the generation wraps round; entries still work.
         for _ in 0..64 {
             t.new_search();
         }
-        t.store(12, 0, 2, 60, Bound::Exact, Some(1));
+        t.store(12, 0, Stored::new(60, 2, Bound::Exact, Some(1)));
         assert_eq!(t.probe(12, 0).unwrap().move_index, Some(1));
     }
 
     #[test]
     fn torn_slot_is_rejected() {
         let t = SharedTable::new(1).unwrap();
-        t.store(77, 0, 5, 11, Bound::Exact, Some(2));
+        t.store(77, 0, Stored::new(11, 5, Bound::Exact, Some(2)));
         let good = t.slot(0).data.load(Ordering::Relaxed);
         // The data word of another write paired with this key's check word.
         let other = good ^ (1 << 3);
@@ -425,7 +413,7 @@ mod tests {
     #[test]
     fn empty_table_stores_nothing() {
         let t = SharedTable::new(0).unwrap();
-        t.store(1, 0, 1, 1, Bound::Exact, None);
+        t.store(1, 0, Stored::new(1, 1, Bound::Exact, None));
         assert!(t.probe(1, 0).is_none());
     }
 
@@ -435,36 +423,19 @@ mod tests {
         // their key; every verified read must carry its own key's value.
         let t = SharedTable::new(4).unwrap();
         let bad = AtomicU64::new(0);
-        std::thread::scope(|s| {
-            for th in 0..8u64 {
-                let (t, bad) = (&t, &bad);
-                s.spawn(move || {
-                    let mut x = th.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-                    for _ in 0..200_000 {
-                        x ^= x << 13;
-                        x ^= x >> 7;
-                        x ^= x << 17;
-                        let key = x % 64 + 1;
-                        let value = (key * 1000) as Score;
-                        t.store(
-                            key,
-                            0,
-                            (key % 7) as u32,
-                            value,
-                            Bound::Exact,
-                            Some(key as usize),
-                        );
-                        let probe_key = (x >> 20) % 64 + 1;
-                        if let Some(e) = t.probe(probe_key, 0) {
-                            if e.value != (probe_key * 1000) as Score
-                                || e.move_index != Some(probe_key as usize)
-                                || u64::from(e.depth) != probe_key % 7
-                            {
-                                bad.fetch_add(1, Ordering::Relaxed);
-                            }
-                        }
-                    }
-                });
+        super::super::hammer(8, |x| {
+            let key = x % 64 + 1;
+            let value = (key * 1000) as Score;
+            let entry = Stored::new(value, (key % 7) as u32, Bound::Exact, Some(key as usize));
+            t.store(key, 0, entry);
+            let probe_key = (x >> 20) % 64 + 1;
+            if let Some(e) = t.probe(probe_key, 0) {
+                if e.value != (probe_key * 1000) as Score
+                    || e.move_index != Some(probe_key as usize)
+                    || u64::from(e.depth) != probe_key % 7
+                {
+                    bad.fetch_add(1, Ordering::Relaxed);
+                }
             }
         });
         assert_eq!(bad.into_inner(), 0);

@@ -24,7 +24,7 @@ use std::sync::Mutex;
 use ply_core::search::{leaf_value, negamax_child, Evaluator, Score, INFINITY};
 use ply_core::{Game, Player};
 
-use super::{pool, ParallelError, ParallelResult};
+use super::{ParallelResult, SharedGame};
 
 /// The default switch from parallel to sequential: split at the nodes with at least
 /// `depth - 3` plies left (at least 2), so that every parallel job carries a
@@ -33,21 +33,14 @@ pub fn default_parallel_depth(depth: u32) -> u32 {
     depth.saturating_sub(3).max(2)
 }
 
-/// Searches `game` to `depth` plies on `threads` threads, splitting at the nodes with
-/// at least `parallel_depth` plies left (`parallel_depth > depth`: sequential).
-pub fn search<G, E>(
-    game: &G,
-    depth: u32,
-    eval: &E,
-    threads: usize,
-    parallel_depth: u32,
-) -> Result<ParallelResult<G::Move>, ParallelError>
+/// Searches `game` to `depth` plies on the current rayon pool (the dispatcher's, of
+/// `--threads` threads), splitting at the nodes with at least `parallel_depth` plies
+/// left (`parallel_depth > depth`: sequential).
+pub fn search<G, E>(game: &G, depth: u32, eval: &E, parallel_depth: u32) -> ParallelResult<G::Move>
 where
-    G: Game + Send + Sync,
-    G::Move: Send + Sync,
+    G: SharedGame,
     E: Evaluator<G> + Sync,
 {
-    let pool = pool(threads)?;
     let ctx = Ctx {
         eval,
         me: game.side_to_move(),
@@ -55,23 +48,23 @@ where
     };
     let moves: Vec<G::Move> = game.legal_moves().to_vec();
     if let Some(leaf) = ParallelResult::leaf(game, depth, eval, &moves) {
-        return Ok(leaf);
+        return leaf;
     }
     if depth < ctx.parallel_depth {
         // Nothing to split: sequential alpha-beta, as the Mancala parallelization report does.
         let r = ply_core::search::alphabeta(game, depth, eval);
-        return Ok(ParallelResult {
+        return ParallelResult {
             value: r.value,
             best_move: r.best_move,
             nodes: r.nodes,
-        });
+        };
     }
-    let r = pool.install(|| ctx.split_node(game, &moves, depth, 0, -INFINITY, INFINITY, None));
-    Ok(ParallelResult {
+    let r = ctx.split_node(game, &moves, depth, 0, -INFINITY, INFINITY, None);
+    ParallelResult {
         value: r.value,
         best_move: r.best.map(|i| moves[i]),
         nodes: r.nodes,
-    })
+    }
 }
 
 /// A split point: its stop flag (set on a beta cutoff) and the split point above.
@@ -130,8 +123,7 @@ impl<E> Ctx<'_, E> {
         chain: Option<&Split<'_>>,
     ) -> (Score, u64)
     where
-        G: Game + Send + Sync,
-        G::Move: Send + Sync,
+        G: SharedGame,
         E: Evaluator<G> + Sync,
     {
         if depth < self.parallel_depth || depth < 2 {
@@ -164,8 +156,7 @@ impl<E> Ctx<'_, E> {
         chain: Option<&Split<'_>>,
     ) -> (Score, u64)
     where
-        G: Game + Send + Sync,
-        G::Move: Send + Sync,
+        G: SharedGame,
         E: Evaluator<G> + Sync,
     {
         let mut nodes = 0;
@@ -191,8 +182,7 @@ impl<E> Ctx<'_, E> {
         chain: Option<&Split<'_>>,
     ) -> NodeResult
     where
-        G: Game + Send + Sync,
-        G::Move: Send + Sync,
+        G: SharedGame,
         E: Evaluator<G> + Sync,
     {
         let mut nodes = 1;

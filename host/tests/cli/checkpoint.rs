@@ -4,18 +4,8 @@
 //! damaged, or where none can be written is refused with one line before any work.
 
 use crate::common::{
-    long_perft, ply, saved_items, scratch, stderr, stdout, wait_for, LONG_PERFT_TOTAL,
+    long_perft, ply, results, saved_items, scratch, stderr, stdout, wait_for, LONG_PERFT_TOTAL,
 };
-
-/// Standard output without the lines that hold times.
-fn results(out: &str) -> Vec<String> {
-    out.lines()
-        .filter(|l| {
-            !l.starts_with("time: ") && !l.starts_with("leaves/s: ") && !l.starts_with("table: ")
-        })
-        .map(str::to_string)
-        .collect()
-}
 
 fn one_error_line(o: &std::process::Output, needle: &str) {
     assert!(!o.status.success());
@@ -28,10 +18,9 @@ fn one_error_line(o: &std::process::Output, needle: &str) {
 #[test]
 fn perft_with_a_checkpoint_counts_the_same_and_refuses_what_is_not_its_own() {
     let dir = scratch("ckpt-cli", "perft");
-    let ckpt = dir.join("perft.ckpt");
-    let c = ckpt.to_str().unwrap();
+    let (ckpt, c) = dir.file("perft.ckpt");
     let plain = ply(&["perft", "checkers", "7", "--divide"]);
-    let with = ply(&["perft", "checkers", "7", "--divide", "--checkpoint", c]);
+    let with = ply(&["perft", "checkers", "7", "--divide", "--checkpoint", &c]);
     assert!(with.status.success(), "{}", stderr(&with));
     assert_eq!(results(&stdout(&with)), results(&stdout(&plain)));
     assert_eq!(results(&stdout(&with)).last().unwrap(), "179740");
@@ -39,17 +28,17 @@ fn perft_with_a_checkpoint_counts_the_same_and_refuses_what_is_not_its_own() {
 
     // There already: refused without --resume; with it, nothing is left to count.
     one_error_line(
-        &ply(&["perft", "checkers", "7", "--checkpoint", c]),
+        &ply(&["perft", "checkers", "7", "--checkpoint", &c]),
         "exists: add --resume to go on from it, or remove it to start again",
     );
-    let again = ply(&["perft", "checkers", "7", "--checkpoint", c, "--resume"]);
+    let again = ply(&["perft", "checkers", "7", "--checkpoint", &c, "--resume"]);
     assert!(again.status.success(), "{}", stderr(&again));
     assert!(stderr(&again).contains("resuming: 9105 of 9105 items were done already"));
     assert_eq!(stdout(&again).lines().next(), Some("179740"));
 
     // Another command's checkpoint, a damaged one, none that can be written.
     one_error_line(
-        &ply(&["perft", "checkers", "6", "--checkpoint", c, "--resume"]),
+        &ply(&["perft", "checkers", "6", "--checkpoint", &c, "--resume"]),
         "belongs to another command ('…7; 9105 distinct positions at ply 6'; this one \
          is '…6; ",
     );
@@ -60,7 +49,7 @@ fn perft_with_a_checkpoint_counts_the_same_and_refuses_what_is_not_its_own() {
             "7",
             "--unique",
             "--checkpoint",
-            c,
+            &c,
             "--resume",
         ]),
         "belongs to another command",
@@ -69,12 +58,12 @@ fn perft_with_a_checkpoint_counts_the_same_and_refuses_what_is_not_its_own() {
     bytes[100] ^= 4;
     std::fs::write(&ckpt, &bytes).unwrap();
     one_error_line(
-        &ply(&["perft", "checkers", "7", "--checkpoint", c, "--resume"]),
+        &ply(&["perft", "checkers", "7", "--checkpoint", &c, "--resume"]),
         "is damaged (its checksum or length is wrong): remove it to start again",
     );
     std::fs::write(&ckpt, b"some other file").unwrap();
     one_error_line(
-        &ply(&["perft", "checkers", "7", "--checkpoint", c, "--resume"]),
+        &ply(&["perft", "checkers", "7", "--checkpoint", &c, "--resume"]),
         "is not a ply checkpoint",
     );
     let missing = dir.join("no/such/dir/x.ckpt");
@@ -111,9 +100,8 @@ fn perft_with_a_checkpoint_counts_the_same_and_refuses_what_is_not_its_own() {
 #[test]
 fn a_stopped_perft_saves_its_checkpoint_and_resumes_to_the_right_total() {
     let dir = scratch("ckpt-cli", "sigterm");
-    let ckpt = dir.join("run.ckpt");
-    let c = ckpt.to_str().unwrap();
-    let args = long_perft(c);
+    let (ckpt, c) = dir.file("run.ckpt");
+    let args = long_perft(&c);
     let mut child = crate::common::spawn_ply(&args);
     wait_for(&ckpt, &mut child, "ply");
     // SIGTERM, as mpirun sends when a rank dies.

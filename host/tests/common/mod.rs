@@ -94,6 +94,18 @@ pub fn stderr(o: &Output) -> String {
 /// of the test, passed or failed), so that test runs leave nothing behind.
 pub struct Scratch(PathBuf);
 
+impl Scratch {
+    /// The path of `name` in the directory, and the same as a command-line argument.
+    pub fn file(&self, name: &str) -> (PathBuf, String) {
+        let path = self.0.join(name);
+        let arg = path
+            .to_str()
+            .expect("a UTF-8 temporary directory")
+            .to_string();
+        (path, arg)
+    }
+}
+
 impl std::ops::Deref for Scratch {
     type Target = Path;
     fn deref(&self) -> &Path {
@@ -162,6 +174,17 @@ pub fn long_perft(ckpt: &str) -> [&str; 9] {
 
 /// The total of [`long_perft`].
 pub const LONG_PERFT_TOTAL: &str = "36263167175";
+
+/// Standard output without the lines that hold times and table statistics (which
+/// depend on how the work was split and timed): what two runs of one count share.
+pub fn results(out: &str) -> Vec<String> {
+    out.lines()
+        .filter(|l| {
+            !l.starts_with("time: ") && !l.starts_with("leaves/s: ") && !l.starts_with("table: ")
+        })
+        .map(str::to_string)
+        .collect()
+}
 
 /// The items a stopped run saved, from its `stopped: N of M items are saved in ...:
 /// rerun the same command with --resume to finish` line on standard error `err`.

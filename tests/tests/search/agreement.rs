@@ -4,8 +4,8 @@
 
 use ply_core::games::TicTacToe;
 use ply_core::search::{
-    alphabeta, minimax, Engine, EngineConfig, Evaluator, FnEval, Limits, NoClock, RandomEval,
-    TtEntry,
+    alphabeta, minimax, Clock, Engine, EngineConfig, Evaluator, FnEval, Limits, NoClock,
+    RandomEval, SearchReport, TtEntry,
 };
 use ply_core::solve::Solver;
 use ply_core::{Game, Outcome, Player};
@@ -111,17 +111,24 @@ fn solver_agrees_with_full_depth_minimax_on_tictactoe() {
     assert_eq!(solver.solve(&TicTacToe::new()).unwrap().value, 0);
 }
 
+/// The engine's search of tic-tac-toe's start under `limits`, with a random
+/// evaluation of `seed`, `clock` and `config`, over a table of `slots` entries.
+fn search_start<C: Clock>(
+    slots: usize,
+    seed: u64,
+    clock: C,
+    config: EngineConfig,
+    limits: Limits,
+) -> SearchReport<<TicTacToe as Game>::Move> {
+    let mut slots = vec![TtEntry::EMPTY; slots];
+    let mut engine = Engine::new(&mut slots, RandomEval { seed }, clock, config);
+    engine.search(&TicTacToe::new(), limits)
+}
+
 #[test]
 fn node_budget_stops_search_and_still_returns_a_legal_move() {
-    let mut slots = vec![TtEntry::EMPTY; 64];
-    let mut engine = Engine::new(
-        &mut slots,
-        RandomEval { seed: 1 },
-        NoClock,
-        EngineConfig::default(),
-    );
+    let r = search_start(64, 1, NoClock, EngineConfig::default(), Limits::nodes(2000));
     let start = TicTacToe::new();
-    let r = engine.search(&start, Limits::nodes(2000));
     assert!(r.nodes <= 2000 + 1024, "nodes {}", r.nodes);
     assert!(start.legal_moves().contains(&r.best_move.unwrap()));
     assert!(r.depth >= 1);
@@ -146,15 +153,14 @@ fn engine_plays_perfect_tictactoe_against_itself() {
 
 #[test]
 fn principal_variation_is_legal_and_starts_with_best_move() {
-    let mut slots = vec![TtEntry::EMPTY; 1 << 12];
-    let mut engine = Engine::new(
-        &mut slots,
-        RandomEval { seed: 4 },
+    let r = search_start(
+        1 << 12,
+        4,
         NoClock,
         EngineConfig::default(),
+        Limits::depth(5),
     );
     let g = TicTacToe::new();
-    let r = engine.search(&g, Limits::depth(5));
     assert_eq!(r.pv.first(), r.best_move.as_ref());
     assert!(r.pv.len() >= 2);
     let mut p = g;
@@ -176,26 +182,15 @@ impl ply_core::search::Clock for TickClock {
 
 #[test]
 fn time_budget_stops_iterating_once_half_the_time_is_gone() {
-    let mut slots = vec![TtEntry::EMPTY; 1 << 10];
     let clock = TickClock(std::cell::Cell::new(0));
-    let mut engine = Engine::new(
-        &mut slots,
-        RandomEval { seed: 9 },
-        clock,
-        EngineConfig::default(),
-    );
-    let start = TicTacToe::new();
     // Depth 9 with no table help needs tens of thousands of nodes: 40 clock reads
     // (one per 1024 nodes plus one per iteration) cannot cover it.
-    let r = engine.search(
-        &start,
-        Limits {
-            depth: 9,
-            nodes: None,
-            time_ms: Some(40),
-            soft_ms: None,
-        },
-    );
+    let limits = Limits {
+        depth: 9,
+        ..Limits::time_ms(40)
+    };
+    let r = search_start(1 << 10, 9, clock, EngineConfig::default(), limits);
+    let start = TicTacToe::new();
     assert!(r.depth < 9, "completed depth {}", r.depth);
     assert!(start.legal_moves().contains(&r.best_move.unwrap()));
 }
@@ -217,24 +212,13 @@ impl ply_core::search::Clock for JumpClock {
 
 #[test]
 fn hard_time_limit_aborts_inside_an_iteration_and_keeps_the_last_result() {
-    let mut slots = vec![TtEntry::EMPTY; 16];
     let clock = JumpClock(std::cell::Cell::new(0), 6);
-    let mut engine = Engine::new(
-        &mut slots,
-        RandomEval { seed: 9 },
-        clock,
-        EngineConfig::exact(),
-    );
+    let limits = Limits {
+        depth: 9,
+        ..Limits::time_ms(1000)
+    };
+    let r = search_start(16, 9, clock, EngineConfig::exact(), limits);
     let start = TicTacToe::new();
-    let r = engine.search(
-        &start,
-        Limits {
-            depth: 9,
-            nodes: None,
-            time_ms: Some(1000),
-            soft_ms: None,
-        },
-    );
     assert!(r.aborted);
     assert!(r.depth >= 1 && r.depth < 9, "depth {}", r.depth);
     assert!(start.legal_moves().contains(&r.best_move.unwrap()));

@@ -14,24 +14,31 @@ use ply_core::zobrist::mix64;
 
 use crate::data::Record;
 
-/// The fit's settings.
-#[derive(Clone, Debug)]
+/// The fit's settings: `ply-train fit`'s options, whose help is these lines.
+#[derive(Clone, Debug, clap::Args)]
 pub struct Settings {
     /// Passes over the training positions.
+    #[arg(long, default_value_t = 12)]
     pub epochs: u32,
     /// Positions a step.
+    #[arg(long, default_value_t = 4096)]
     pub batch: usize,
     /// Adam's step size at the start (hundredths of a man); it falls linearly to a
     /// tenth of it by the last epoch.
+    #[arg(long, default_value_t = 1.0)]
     pub lr: f64,
     /// Weight decay of the pattern and king-square weights, a step.
+    #[arg(long, default_value_t = 1e-4)]
     pub l2: f64,
     /// The share of the game's result in the target; the rest is the predicted score
     /// of the record's search value (every record must have one when below 1).
+    #[arg(long, default_value_t = 1.0)]
     pub lambda: f64,
     /// One game in this many goes to the validation set.
+    #[arg(long, default_value_t = 20)]
     pub valid_every: u32,
-    /// The seed of the shuffles.
+    /// The seed of the shuffles (fixed: a fit repeats exactly).
+    #[arg(skip = 7u64)]
     pub seed: u64,
 }
 

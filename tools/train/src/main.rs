@@ -103,25 +103,8 @@ enum Command {
         /// The starting weights: `learned` (the shipped ones), `zero`, or a weight file.
         #[arg(long, default_value = "learned")]
         init: String,
-        /// Passes over the data.
-        #[arg(long, default_value_t = 12)]
-        epochs: u32,
-        /// Positions a step.
-        #[arg(long, default_value_t = 4096)]
-        batch: usize,
-        /// Adam's step size (hundredths of a man).
-        #[arg(long, default_value_t = 1.0)]
-        lr: f64,
-        /// Weight decay of the pattern weights, a step.
-        #[arg(long, default_value_t = 1e-4)]
-        l2: f64,
-        /// The share of the game's result in each target; the rest is the search
-        /// value's predicted score (labelled files only, below 1).
-        #[arg(long, default_value_t = 1.0)]
-        lambda: f64,
-        /// One game in this many is kept for validation.
-        #[arg(long, default_value_t = 20)]
-        valid_every: u32,
+        #[command(flatten)]
+        settings: fit::Settings,
         /// The output weight file.
         #[arg(long)]
         out: PathBuf,
@@ -230,14 +213,10 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Fit {
             data,
             init,
-            epochs,
-            batch,
-            lr,
-            l2,
-            lambda,
-            valid_every,
+            settings: s,
             out,
         } => {
+            let lambda = s.lambda;
             if data.is_empty() {
                 return Err("--data: give at least one record file".into());
             }
@@ -264,15 +243,6 @@ fn run(cli: Cli) -> Result<(), String> {
                     ));
                 }
             }
-            let s = fit::Settings {
-                epochs,
-                batch,
-                lr,
-                l2,
-                lambda,
-                valid_every,
-                seed: 7,
-            };
             let (p, report) = fit::fit(&records, p, &s, |e, t, v| {
                 eprintln!("epoch {e}: training loss {t:.5}, validation loss {v:.5}")
             });

@@ -204,15 +204,21 @@ fn nearest(sq: u8, targets: u32) -> Score {
     best
 }
 
+/// The value for `me` of a score from White's side (`white_minus_black`): the draughts
+/// evaluations are antisymmetric, Black's value being White's negated.
+#[inline]
+pub(super) fn for_me(g: &Draughts, me: Player, white_minus_black: Score) -> Score {
+    let for_mover = match g.colour_to_move() {
+        Colour::White => white_minus_black,
+        Colour::Black => -white_minus_black,
+    };
+    for_player(g, me, for_mover)
+}
+
 /// Antisymmetric: White's value is Black's negated.
 impl Evaluator<Draughts> for DraughtsEval {
     fn evaluate(&self, g: &Draughts, me: Player) -> Score {
-        let v = self.white_minus_black(g);
-        let for_mover = match g.colour_to_move() {
-            Colour::White => v,
-            Colour::Black => -v,
-        };
-        for_player(g, me, for_mover)
+        for_me(g, me, self.white_minus_black(g))
     }
 }
 
@@ -224,12 +230,7 @@ pub fn evaluate(g: &Draughts) -> Score {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game;
-    use crate::games::draughts::Rules;
-
-    fn pos(fen: &str) -> Draughts {
-        Draughts::parse_position(Rules::english(), fen).unwrap()
-    }
+    use crate::games::draughts::{english_position as pos, Rules};
 
     #[test]
     fn start_is_balanced_and_symmetric() {

@@ -37,7 +37,7 @@
 
 use super::{Colour, Draughts};
 use crate::game::Player;
-use crate::search::{for_player, Evaluator, Score};
+use crate::search::{Evaluator, Score};
 
 /// Configurations of one pattern window: 3⁸.
 pub const WINDOW_CONFIGS: usize = 6561;
@@ -322,12 +322,7 @@ impl<'w> LearnedEval<'w> {
 impl Evaluator<Draughts> for LearnedEval<'_> {
     #[inline]
     fn evaluate(&self, g: &Draughts, me: Player) -> Score {
-        let v = self.white_minus_black(g);
-        let for_mover = match g.colour_to_move() {
-            Colour::White => v,
-            Colour::Black => -v,
-        };
-        for_player(g, me, for_mover)
+        super::eval::for_me(g, me, self.white_minus_black(g))
     }
 }
 
@@ -335,11 +330,7 @@ impl Evaluator<Draughts> for LearnedEval<'_> {
 mod tests {
     use super::*;
     use crate::game::Game;
-    use crate::games::draughts::Rules;
-
-    fn pos(fen: &str) -> Draughts {
-        Draughts::parse_position(Rules::english(), fen).unwrap()
-    }
+    use crate::games::draughts::english_position as pos;
 
     #[test]
     fn every_weight_has_a_place_of_its_own() {

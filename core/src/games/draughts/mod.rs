@@ -97,6 +97,12 @@ use board::{bit, BlackSide, Side, WhiteSide, BOTTOM_ROW, TOP_ROW};
 use fen::parse_fen;
 use history::KingSteps;
 
+/// An English position from its FEN: the draughts modules' unit tests share it.
+#[cfg(test)]
+pub(crate) fn english_position(fen: &str) -> Draughts {
+    parse_fen(Rules::english(), fen).unwrap()
+}
+
 static KEYS: [u64; 129] = zobrist::keys(0xd4a9_6875_c0ff_ee01);
 
 /// Key index: colour * 64 + king * 32 + square.

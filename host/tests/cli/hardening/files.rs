@@ -104,6 +104,20 @@ fn case49_02_only_regular_files_are_written_and_links_are_followed() {
         "--resume",
     ]);
     one_error(&o, "--resume on a fifo", &["a fifo"]);
+    // Nor is a device, which would be read without end (`/dev/zero`).
+    let o = ply(&[
+        "perft",
+        "tictactoe",
+        "3",
+        "--checkpoint",
+        "/dev/zero",
+        "--resume",
+    ]);
+    one_error(
+        &o,
+        "--resume on /dev/zero",
+        &["'/dev/zero'", "a character device"],
+    );
     for (what, args) in writers("link") {
         let dir = d.join(what.trim_start_matches('-'));
         std::fs::create_dir(&dir).unwrap();
@@ -179,7 +193,8 @@ fn case49_05_a_directory_in_place_of_a_table_file() {
 }
 
 /// Case 6: a temporary that a killed run left (its process gone) is removed by
-/// the next run that writes the same file; a live process's is left alone.
+/// the next run that writes the same file, a checkpoint or a table file; a live
+/// process's is left alone.
 #[test]
 fn case49_06_stale_temporaries_of_dead_processes_are_swept() {
     let d = scratch("issue49", "stale");
@@ -212,6 +227,43 @@ fn case49_06_stale_temporaries_of_dead_processes_are_swept() {
     assert!(o.status.success(), "{}", stderr(&o));
     std::fs::remove_file(&live).unwrap();
     assert_eq!(entries(&d), vec!["s.ckpt"]);
+    // A table file likewise: the solve that builds the Kalah table sweeps what a run
+    // killed while saving it left.
+    let tables = scratch("issue49", "stale-table");
+    let table = "kalah-3pits-seed-rules.v3.tbl";
+    std::fs::write(tables.join(format!(".{table}.tmp4194305")), b"half a table").unwrap();
+    let env = [("PLY_TABLES_DIR", arg(&tables)), ("PLY_THREADS", "1")];
+    let o = ply_with(&["solve", "kalah:3x3"], &env, None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(entries(&tables), vec![table]);
+}
+
+/// Where the Kalah tables go without `PLY_TABLES_DIR`, as docs/games/kalah/tables.md
+/// says: `$XDG_CACHE_HOME/ply`, and with neither `XDG_CACHE_HOME` nor `HOME` set,
+/// `.ply-tables` in the current directory (it was undocumented).
+#[test]
+fn case49_tables_go_where_the_docs_say_without_home() {
+    let d = scratch("issue49", "nohome");
+    let table = "kalah-3pits-seed-rules.v3.tbl";
+    for xdg in [None, Some(d.join("xdg"))] {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_ply"));
+        cmd.args(["solve", "kalah:3x3", "--threads", "1"])
+            .current_dir(&d)
+            .env_remove("PLY_TABLES_DIR")
+            .env_remove("HOME")
+            .env_remove("XDG_CACHE_HOME");
+        let expected = match &xdg {
+            Some(dir) => {
+                cmd.env("XDG_CACHE_HOME", dir);
+                dir.join("ply").join(table)
+            }
+            None => d.join(".ply-tables").join(table),
+        };
+        let o = cmd.output().unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(expected.is_file(), "{}: {}", expected.display(), stderr(&o));
+    }
+    assert_eq!(entries(&d), vec![".ply-tables", "xdg"]);
 }
 
 /// Case 7: a second run on a checkpoint in use is refused with one line naming

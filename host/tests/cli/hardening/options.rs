@@ -97,12 +97,11 @@ fn case49_11_after_ends_at_the_next_option() {
 #[test]
 fn case49_12_a_refused_checkpoint_shows_what_differs() {
     let d = scratch("issue49", "differs");
-    let ckpt = d.join("s.ckpt");
-    let c = ckpt.to_str().unwrap();
+    let (_, c) = d.file("s.ckpt");
     let after = [
         "11-15", "23-19", "8-11", "22-17", "9-13", "17-14", "10x17", "21x14",
     ];
-    let mut first = vec!["perft", "checkers", "4", "--checkpoint", c, "--after"];
+    let mut first = vec!["perft", "checkers", "4", "--checkpoint", &c, "--after"];
     first.extend_from_slice(&after);
     let o = ply(&first);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -111,7 +110,7 @@ fn case49_12_a_refused_checkpoint_shows_what_differs() {
         "checkers",
         "4",
         "--checkpoint",
-        c,
+        &c,
         "--resume",
         "--after",
     ];
@@ -158,12 +157,11 @@ fn case49_specs_and_numbers_follow_one_rule() {
 #[test]
 fn case49_a_spec_in_another_spelling_is_the_same_checkpoint() {
     let d = scratch("issue49", "spelling");
-    let ckpt = d.join("c.ckpt");
-    let c = ckpt.to_str().unwrap();
-    let o = ply(&["perft", "kalah", "5", "--checkpoint", c]);
+    let (_, c) = d.file("c.ckpt");
+    let o = ply(&["perft", "kalah", "5", "--checkpoint", &c]);
     assert!(o.status.success(), "{}", stderr(&o));
     for spec in ["KALAH:6x4", "mancala:6X4"] {
-        let o = ply(&["perft", spec, "5", "--checkpoint", c, "--resume"]);
+        let o = ply(&["perft", spec, "5", "--checkpoint", &c, "--resume"]);
         assert!(o.status.success(), "{}: {}", spec, stderr(&o));
         assert!(
             stderr(&o).contains("resuming: 942 of 942"),
@@ -172,7 +170,7 @@ fn case49_a_spec_in_another_spelling_is_the_same_checkpoint() {
         );
         assert_eq!(stdout(&o).lines().next(), Some("4690"));
     }
-    let o = ply(&["perft", "kalah:6x5", "5", "--checkpoint", c, "--resume"]);
+    let o = ply(&["perft", "kalah:6x5", "5", "--checkpoint", &c, "--resume"]);
     one_error(&o, "kalah:6x5", &["belongs to another command"]);
 }
 

@@ -4,6 +4,7 @@
 //! allocate a table.
 
 use super::*;
+use ply_core::search::Stored;
 
 #[test]
 fn sequential_algorithms_through_the_dispatcher() {
@@ -160,7 +161,8 @@ fn ybwc_searches_the_eldest_brother_before_any_young_brother() {
                     parallel_depth: Some(parallel_depth),
                     ..Options::threads(threads)
                 };
-                let r = parallel::ybwc::search(&start, 2, &eval, threads, parallel_depth).unwrap();
+                let pool = parallel::pool(threads).unwrap();
+                let r = pool.install(|| parallel::ybwc::search(&start, 2, &eval, parallel_depth));
                 assert_eq!(r.value, alphabeta(&start, 2, &random).value);
                 let log = log.into_inner().unwrap();
                 let eldest = log.iter().take_while(|(x, _)| *x == eldest_x).count();
@@ -251,19 +253,11 @@ struct OneBusy<'t> {
 }
 
 impl ply_core::search::Table for OneBusy<'_> {
-    fn probe(&self, key: u64, ply: u32) -> Option<ply_core::search::Hit> {
+    fn probe(&self, key: u64, ply: u32) -> Option<Stored> {
         self.inner.probe(key, ply)
     }
-    fn store(
-        &mut self,
-        key: u64,
-        ply: u32,
-        depth: u32,
-        value: ply_core::search::Score,
-        bound: ply_core::search::Bound,
-        move_index: Option<usize>,
-    ) {
-        self.inner.store(key, ply, depth, value, bound, move_index)
+    fn store(&mut self, key: u64, ply: u32, entry: Stored) {
+        self.inner.store(key, ply, entry)
     }
     fn is_busy(&self, key: u64) -> bool {
         key == self.busy

@@ -283,12 +283,11 @@ impl<'d, T: SolverTable> KalahSolver<'d, T> {
         max_nodes: u64,
         control: &mut impl SolveControl,
     ) -> Result<(i32, i32), Interrupted> {
-        let (own, opp) = game.rows_for_mover();
         // The final margin is the stores' margin now plus the future margin.
-        let stores = game.store_difference();
-        if let Some(m) = final_margin(own, opp) {
-            return Ok((stores + m, stores + m));
-        }
+        let (own, opp, stores) = match rows_and_stores(game) {
+            Ok(split) => split,
+            Err(settled) => return Ok((settled, settled)),
+        };
         self.generation = self.generation.wrapping_add(1).max(1);
         self.stopped = false;
         self.depth_limit = None;
@@ -324,11 +323,10 @@ impl<'d, T: SolverTable> KalahSolver<'d, T> {
         beta: i32,
         control: &mut impl SolveControl,
     ) -> Result<(i32, i32), Interrupted> {
-        let (own, opp) = game.rows_for_mover();
-        let stores = game.store_difference();
-        if let Some(m) = final_margin(own, opp) {
-            return Ok((stores + m, stores + m));
-        }
+        let (own, opp, stores) = match rows_and_stores(game) {
+            Ok(split) => split,
+            Err(settled) => return Ok((settled, settled)),
+        };
         if self.tested != (own, opp) {
             self.tested = (own, opp);
             self.generation = self.generation.wrapping_add(1).max(1);
@@ -479,6 +477,18 @@ impl<'d, T: SolverTable> KalahSolver<'d, T> {
         }
         self.depth_limit = None;
         self.mtdf(own, opp, guess, control)
+    }
+}
+
+/// `game`'s rows (the mover's first) and the stores' margin, the split the bounded
+/// searches work on; `Err` with the final margin when the game is over (a row is
+/// empty: each side takes the seeds left in its own row).
+fn rows_and_stores(game: &Kalah) -> Result<(u64, u64, i32), i32> {
+    let (own, opp) = game.rows_for_mover();
+    let stores = game.store_difference();
+    match final_margin(own, opp) {
+        Some(m) => Err(stores + m),
+        None => Ok((own, opp, stores)),
     }
 }
 
