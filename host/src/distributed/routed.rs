@@ -83,7 +83,7 @@ pub struct Routing {
     /// [`Routing::DEFAULT.rest`](Routing::DEFAULT)).
     pub rest: u32,
     /// The most positions of one ply on one rank for that ply to be routed further
-    /// (`PLY_ROUTE_NODES`, 1 to 2^32): bounds each rank's memory.
+    /// (`PLY_ROUTE_NODES`, 1 to 2^30): bounds each rank's memory.
     pub level_nodes: usize,
     /// Items in a batch, per rank (`PLY_ROUTE_BATCH`, 1 to 2^20).
     pub batch: usize,
@@ -122,7 +122,7 @@ impl Routing {
         let d = Self::DEFAULT;
         Ok(Routing {
             rest: read("PLY_ROUTE_REST", d.rest.into(), 30)? as u32,
-            level_nodes: read("PLY_ROUTE_NODES", d.level_nodes as u64, 1 << 32)? as usize,
+            level_nodes: read("PLY_ROUTE_NODES", d.level_nodes as u64, 1 << 30)? as usize,
             batch: read("PLY_ROUTE_BATCH", d.batch as u64, 1 << 20)? as usize,
         })
     }
@@ -139,8 +139,78 @@ impl Routing {
 const MAX_PATH: usize = 16;
 
 /// A position's moves from its item: indices into each position's legal moves.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 struct Path([u16; MAX_PATH]);
+
+/// A thread's last replayed path: the positions along it, so that the next path
+/// replays only from where it leaves this one.
+struct Replay<G> {
+    item: Option<u32>,
+    len: usize,
+    path: Path,
+    stack: Vec<G>,
+}
+
+impl<G: PerftKey> Replay<G> {
+    fn new(any: &G) -> Self {
+        Replay {
+            item: None,
+            len: 0,
+            path: Path::default(),
+            stack: vec![*any; MAX_PATH + 1],
+        }
+    }
+
+    /// The position `len` moves down `path` from item `item` of `job`.
+    fn at(&mut self, job: &PerftJob<'_, G>, item: u32, path: &Path, len: usize) -> Result<G, String> {
+        let mut same = 0;
+        if self.item == Some(item) {
+            while same < len.min(self.len) && self.path.0[same] == path.0[same] {
+                same += 1;
+            }
+        } else {
+            self.stack[0] = job
+                .frontier
+                .get(item as usize)
+                .ok_or_else(|| format!("no item {}", item))?
+                .game;
+        }
+        self.item = Some(item);
+        for j in same..len {
+            let g = self.stack[j];
+            let moves = g.legal_moves();
+            let &mv = moves
+                .get(usize::from(path.0[j]))
+                .ok_or_else(|| format!("item {}: no move {} on its path", item, path.0[j]))?;
+            self.stack[j + 1] = g.play_unchecked(mv);
+        }
+        self.path = *path;
+        self.len = len;
+        Ok(self.stack[len])
+    }
+}
+
+/// A hasher for keys that are positions' perft keys (exact, well spread once
+/// mixed): a multiply and a fold instead of SipHash.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+    fn write_u128(&mut self, k: u128) {
+        let h = ((k as u64) ^ ((k >> 64) as u64).rotate_left(17)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 = h ^ (h >> 29);
+    }
+}
+
+type KeyMap = HashMap<u128, u32, std::hash::BuildHasherDefault<KeyHasher>>;
 
 /// The rank that owns the position with `key` among `ranks` ranks (a hash unlike
 /// the table's, so that every rank's table is used whole).
@@ -395,19 +465,52 @@ struct Level {
     count: Vec<u64>,
     /// Expanded, its routed children's counts still to come.
     open: Vec<bool>,
+    /// Worth a table entry ([`ply_core::perft::deserves_an_entry`]): looked up and
+    /// stored; one that is not (a position with one move) is expanded at once.
+    tabled: Vec<bool>,
     /// (position, rank of its parent, the parent's index there), one per path.
     edges: Vec<(u32, u32, u32)>,
-    index: HashMap<u128, u32>,
+    index: KeyMap,
 }
+
+/// How many positions ahead a thread asks for a table bucket.
+const PREFETCH_AHEAD: usize = 8;
 
 impl Level {
     fn len(&self) -> usize {
         self.key.len()
     }
 
+    /// Asks for the table bucket of position `i`, if it is looked up.
+    fn prefetch(&self, i: usize, table: &SharedPerftTable) {
+        if let (Some(k), true) = (self.key[i], self.tabled[i]) {
+            table.prefetch(table.slot(k));
+        }
+    }
+
+    /// Empties the level, keeping its memory for the next batch.
+    fn clear(&mut self) {
+        self.key.clear();
+        self.item.clear();
+        self.path.clear();
+        self.count.clear();
+        self.open.clear();
+        self.tabled.clear();
+        self.edges.clear();
+        self.index.clear();
+    }
+
     /// Adds a position reached from `parent` on rank `from`; a key seen before is
     /// the same position (returns false).
-    fn add(&mut self, key: Option<u128>, item: u32, path: Path, from: u32, parent: u32) -> bool {
+    fn add(
+        &mut self,
+        key: Option<u128>,
+        tabled: bool,
+        item: u32,
+        path: Path,
+        from: u32,
+        parent: u32,
+    ) -> bool {
         let fresh = match key {
             Some(k) => match self.index.entry(k) {
                 Entry::Occupied(e) => {
@@ -427,6 +530,7 @@ impl Level {
         self.path.push(path);
         self.count.push(0);
         self.open.push(false);
+        self.tabled.push(tabled);
         fresh
     }
 }
@@ -435,10 +539,11 @@ impl Level {
 enum Expanded {
     /// The table knew its count.
     Known(u64),
-    /// Its children: those with a key to route (key, move index), and the count of
+    /// Its children: those with a key to route (key, move index, worth a table
+    /// entry), and the count of
     /// those without one.
     Open {
-        children: Vec<(u128, u16)>,
+        children: Vec<(u128, u16, bool)>,
         local: u64,
         probes: u64,
         hits: u64,
@@ -454,27 +559,20 @@ struct Routed<'j, 't, G: PerftKey> {
 }
 
 impl<G: PerftKey + Send + Sync> Routed<'_, '_, G> {
-    /// The position at `path`, `len` moves below item `item`.
-    fn replay(&self, item: u32, path: &Path, len: usize) -> Result<G, String> {
-        let mut g = self.job.frontier[item as usize].game;
-        for &k in &path.0[..len] {
-            let moves = g.legal_moves();
-            let &mv = moves
-                .get(k as usize)
-                .ok_or_else(|| format!("item {}: no move {} on its path", item, k))?;
-            g = g.play_unchecked(mv);
-        }
-        Ok(g)
-    }
-
-    /// `f` of every index below `n` on the job's threads, while this thread keeps the
-    /// link alive; the results in index order, and the threads' busy time.
+    /// `f` of every position of `level` (`len` plies below the items) on the job's
+    /// threads, in the order of their paths (so that each thread replays only where a
+    /// path leaves the one before), while this thread keeps the link alive; the
+    /// results in the level's order, and the threads' busy time.
     fn compute<T: Send, N: Net>(
         &self,
         link: &mut Link<N>,
-        n: usize,
-        f: impl Fn(usize) -> Result<T, String> + Sync,
+        level: &Level,
+        len: usize,
+        f: impl Fn(&G, usize) -> Result<T, String> + Sync,
     ) -> Result<(Vec<T>, u64), Fault> {
+        let n = level.len();
+        let mut order: Vec<u32> = (0..n as u32).collect();
+        order.sort_unstable_by_key(|&i| (level.item[i as usize], level.path[i as usize].0));
         let next = AtomicUsize::new(0);
         let busy = AtomicUsize::new(0);
         let done: Mutex<Vec<(usize, T)>> = Mutex::new(Vec::with_capacity(n));
@@ -487,13 +585,24 @@ impl<G: PerftKey + Send + Sync> Routed<'_, '_, G> {
                     s.spawn(|| {
                         let t = Instant::now();
                         let mut mine = Vec::new();
+                        let mut replay = Replay::new(&self.job.frontier[0].game);
                         while !self.cancel.load(Ordering::Relaxed) {
                             let from = next.fetch_add(chunk, Ordering::Relaxed);
                             if from >= n {
                                 break;
                             }
-                            for i in from..(from + chunk).min(n) {
-                                match f(i) {
+                            let these = &order[from..(from + chunk).min(n)];
+                            for (k, &i) in these.iter().enumerate() {
+                                // The table's bucket of a position a few ahead: a
+                                // probe is a trip to memory.
+                                if let Some(&j) = these.get(k + PREFETCH_AHEAD) {
+                                    level.prefetch(j as usize, self.table);
+                                }
+                                let i = i as usize;
+                                let r = replay
+                                    .at(self.job, level.item[i], &level.path[i], len)
+                                    .and_then(|g| f(&g, i));
+                                match r {
                                     Ok(v) => mine.push((i, v)),
                                     Err(e) => {
                                         *failed.lock().unwrap_or_else(|e| e.into_inner()) =
@@ -520,13 +629,16 @@ impl<G: PerftKey + Send + Sync> Routed<'_, '_, G> {
         if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
             return Err(Fault::Failed(e));
         }
-        let mut done = done.into_inner().unwrap_or_else(|e| e.into_inner());
+        let done = done.into_inner().unwrap_or_else(|e| e.into_inner());
         if done.len() != n {
             return Err(Fault::Failed("a counting thread failed".into()));
         }
-        done.sort_unstable_by_key(|&(i, _)| i);
+        let mut out: Vec<Option<T>> = (0..n).map(|_| None).collect();
+        for (i, v) in done {
+            out[i] = Some(v);
+        }
         Ok((
-            done.into_iter().map(|(_, v)| v).collect(),
+            out.into_iter().flatten().collect(),
             busy.load(Ordering::Relaxed) as u64,
         ))
     }
@@ -537,6 +649,7 @@ impl<G: PerftKey + Send + Sync> Routed<'_, '_, G> {
         &self,
         link: &mut Link<N>,
         batch: &[usize],
+        levels: &mut Vec<Level>,
     ) -> Result<Vec<(usize, u64)>, Fault> {
         let job = self.job;
         let (me, size) = (link.me, link.size);
@@ -546,30 +659,40 @@ impl<G: PerftKey + Send + Sync> Routed<'_, '_, G> {
             None => i % size,
         };
         link.held = vec![0; size];
-        let mut levels = vec![Level::default()];
+        // The levels of the last batch, emptied: their memory serves again.
+        for l in levels.iter_mut() {
+            l.clear();
+        }
+        let mut used = 1;
+        if levels.is_empty() {
+            levels.push(Level::default());
+        }
         for &i in batch {
             let o = item_owner(i);
             link.held[o] += 1;
             if o == me {
                 let key = job.frontier[i].game.perft_key();
-                levels[0].add(key, i as u32, Path::default(), 0, 0);
+                levels[0].add(key, true, i as u32, Path::default(), 0, 0);
             }
         }
         // Down: route a ply while it is shallow enough and small enough.
         loop {
-            let ply = split + levels.len() as u32 - 1;
+            let ply = split + used as u32 - 1;
             let len = (ply - split) as usize;
             let rem = job.depth - ply;
-            let widest = link.max(levels.last().map_or(0, |l| l.len() as u64))?;
+            let widest = link.max(levels[used - 1].len() as u64)?;
             let last = rem <= self.routing.rest
                 || widest as usize > self.routing.level_nodes
                 || len >= MAX_PATH;
-            let level = levels.last_mut().expect("a level");
+            let level = &mut levels[used - 1];
             if last {
-                let (counts, busy) = self.compute(link, level.len(), |i| {
-                    let g = self.replay(level.item[i], &level.path[i], len)?;
+                let (counts, busy) = self.compute(link, level, len, |g, i| {
                     let mut c = Counted::new(self.table);
-                    let n = ply_core::perft::perft_tabled(&g, rem, &mut c);
+                    let n = if level.tabled[i] {
+                        ply_core::perft::perft_tabled(g, rem, &mut c)
+                    } else {
+                        ply_core::perft::perft_tabled_below(g, rem, &mut c)
+                    };
                     Ok((n, c.probes, c.hits))
                 })?;
                 link.tally.busy_ns += busy;
@@ -580,20 +703,23 @@ impl<G: PerftKey + Send + Sync> Routed<'_, '_, G> {
                 }
                 break;
             }
-            let (expanded, busy) = self.compute(link, level.len(), |i| {
-                if let Some(k) = level.key[i] {
+            let (expanded, busy) = self.compute(link, level, len, |g, i| {
+                if let (Some(k), true) = (level.key[i], level.tabled[i]) {
                     if let Some(n) = self.table.probe(self.table.slot(k), rem) {
                         return Ok(Expanded::Known(n));
                     }
                 }
-                let g = self.replay(level.item[i], &level.path[i], len)?;
                 let mut c = Counted::new(self.table);
                 let mut children = Vec::new();
                 let mut local = 0u64;
                 for (m, &mv) in g.legal_moves().iter().enumerate() {
                     let child = g.play_unchecked(mv);
                     match child.perft_key() {
-                        Some(k) => children.push((k, m as u16)),
+                        Some(k) => children.push((
+                            k,
+                            m as u16,
+                            ply_core::perft::deserves_an_entry(&child, rem - 1),
+                        )),
                         None => local += ply_core::perft::perft_tabled(&child, rem - 1, &mut c),
                     }
                 }
@@ -608,8 +734,9 @@ impl<G: PerftKey + Send + Sync> Routed<'_, '_, G> {
             let words = 3 + (len + 1).div_ceil(4);
             let mut out: Vec<Vec<u64>> = vec![Vec::new(); size];
             for (i, e) in expanded.into_iter().enumerate() {
-                // Every routed position is a lookup of its owner's table.
-                link.tally.probes += u64::from(level.key[i].is_some());
+                // Every routed position worth an entry is a lookup of its owner's
+                // table.
+                link.tally.probes += u64::from(level.key[i].is_some() && level.tabled[i]);
                 match e {
                     Expanded::Known(n) => {
                         link.tally.hits += 1;
@@ -625,12 +752,16 @@ impl<G: PerftKey + Send + Sync> Routed<'_, '_, G> {
                         level.open[i] = true;
                         link.tally.probes += probes;
                         link.tally.hits += hits;
-                        for (k, m) in children {
+                        for (k, m, tabled) in children {
                             let to = &mut out[owner(k, size)];
                             to.reserve(words);
                             to.push(k as u64);
                             to.push((k >> 64) as u64);
-                            to.push(u64::from(level.item[i]) << 32 | i as u64);
+                            to.push(
+                                u64::from(level.item[i]) << 32
+                                    | u64::from(tabled) << 31
+                                    | i as u64,
+                            );
                             let mut path = level.path[i];
                             path.0[len] = m;
                             for four in path.0[..=len].chunks(4) {
@@ -651,14 +782,18 @@ impl<G: PerftKey + Send + Sync> Routed<'_, '_, G> {
                 }
             }
             let got = link.exchange(out)?;
-            let mut next = Level::default();
+            if levels.len() == used {
+                levels.push(Level::default());
+            }
+            let next = &mut levels[used];
             for (from, w) in got.iter().enumerate() {
                 if w.len() % words != 0 {
                     return Err(format!("rank {} sent a batch of positions of the wrong size", from).into());
                 }
                 for e in w.chunks_exact(words) {
                     let key = u128::from(e[0]) | u128::from(e[1]) << 64;
-                    let (item, parent) = ((e[2] >> 32) as u32, e[2] as u32);
+                    let item = (e[2] >> 32) as u32;
+                    let (tabled, parent) = (e[2] >> 31 & 1 == 1, e[2] as u32 & 0x7fff_ffff);
                     if item as usize >= job.frontier.len() {
                         return Err(format!("rank {} sent item {}", from, item).into());
                     }
@@ -666,7 +801,7 @@ impl<G: PerftKey + Send + Sync> Routed<'_, '_, G> {
                     for (j, x) in path.0[..=len].iter_mut().enumerate() {
                         *x = (e[3 + j / 4] >> (16 * (j % 4))) as u16;
                     }
-                    if !next.add(Some(key), item, path, from as u32, parent) {
+                    if !next.add(Some(key), tabled, item, path, from as u32, parent) && tabled {
                         // Merged with the same position reached another way: a
                         // lookup the routed ply answered.
                         link.tally.probes += 1;
@@ -674,10 +809,10 @@ impl<G: PerftKey + Send + Sync> Routed<'_, '_, G> {
                     }
                 }
             }
-            levels.push(next);
+            used += 1;
         }
         // Up: counts back to the parents, ply by ply.
-        for depth_below in (1..levels.len()).rev() {
+        for depth_below in (1..used).rev() {
             let ply = split + depth_below as u32;
             let (upper, lower) = levels.split_at_mut(depth_below);
             let level = &mut lower[0];
@@ -727,7 +862,10 @@ impl<G: PerftKey + Send + Sync> Routed<'_, '_, G> {
 /// Stores the counts of a ply's expanded positions, now whole, in the table.
 fn finish(level: &mut Level, table: &SharedPerftTable, rem: u32) {
     for i in 0..level.len() {
-        if std::mem::take(&mut level.open[i]) {
+        if i + PREFETCH_AHEAD < level.len() && level.open[i + PREFETCH_AHEAD] {
+            level.prefetch(i + PREFETCH_AHEAD, table);
+        }
+        if std::mem::take(&mut level.open[i]) && level.tabled[i] {
             if let Some(k) = level.key[i] {
                 table.store(table.slot(k), rem, level.count[i]);
             }
@@ -870,8 +1008,9 @@ fn worker<G: PerftKey + Send + Sync, N: Net>(
     let size = link.size;
     let got = link.exchange(vec![Vec::new(); size])?;
     let todo = left(&got[0], routed.job.items());
+    let mut levels = Vec::new();
     for batch in todo.chunks(routed.routing.batch * size) {
-        let mine = routed.batch(link, batch)?;
+        let mine = routed.batch(link, batch, &mut levels)?;
         let mut out = vec![Vec::new(); size];
         out[0] = result_words(&mine, &link.tally);
         link.exchange(out)?;
@@ -917,8 +1056,9 @@ fn coordinate<G: PerftKey + Send + Sync, N: Net>(
     // Each rank's probes and hits as last reported.
     let mut lookups = vec![(0u64, 0u64); size];
     let mut finished = done_count(saver);
+    let mut levels = Vec::new();
     for batch in todo.chunks(routed.routing.batch * size) {
-        let mine = routed.batch(link, batch)?;
+        let mine = routed.batch(link, batch, &mut levels)?;
         let mut out = vec![Vec::new(); size];
         out[0] = result_words(&mine, &link.tally);
         let got = link.exchange(out)?;
@@ -983,7 +1123,8 @@ fn coordinate<G: PerftKey + Send + Sync, N: Net>(
             };
             crate::errln!(
                 "rank {} on {}: {} items, {} busy, {} at a time, {} nodes; routed {} positions \
-                 in {} messages ({} a message), {} messages and {} bytes sent, {} probes",
+                 in {} messages ({} a message), {} messages and {} bytes sent, {} probes, \
+                 {:.1}% hits",
                 r,
                 host,
                 t.items,
@@ -995,7 +1136,8 @@ fn coordinate<G: PerftKey + Send + Sync, N: Net>(
                 t.positions.checked_div(t.position_messages).unwrap_or(0),
                 t.messages,
                 t.bytes,
-                t.probes
+                t.probes,
+                crate::output::percent(t.hits, t.probes)
             );
         }
     }
