@@ -302,6 +302,8 @@ struct Link<'n, N: Net> {
     hellos: Vec<Option<(u64, String)>>,
     /// Items of the batch under way on each rank (for rank 0's timeout line).
     held: Vec<usize>,
+    /// Pauses in a row with nothing arrived.
+    quiet: u32,
     tally: Tally,
 }
 
@@ -366,10 +368,17 @@ impl<N: Net> Link<'_, N> {
         Ok(arrived)
     }
 
-    /// [`Link::idle`], sleeping [`POLL`] when nothing arrived.
+    /// [`Link::idle`], then, when nothing arrived, a pause: [`POLL`], doubling while
+    /// nothing arrives, up to [`LONGEST_PAUSE`] (ranks waiting for the slowest cost
+    /// little CPU). The pause ends early when this thread is unparked (a counting
+    /// thread that ends).
     fn wait(&mut self) -> Result<(), Fault> {
-        if !self.idle()? {
-            std::thread::sleep(POLL);
+        if self.idle()? {
+            self.quiet = 0;
+        } else {
+            let pause = (POLL * (1 << self.quiet.min(8))).min(LONGEST_PAUSE);
+            self.quiet += 1;
+            std::thread::park_timeout(pause);
         }
         Ok(())
     }
@@ -431,9 +440,15 @@ impl<N: Net> Link<'_, N> {
     }
 }
 
-/// The checksum of a routed message's body: its tag and bytes.
+/// The checksum of a routed message's body (whole words): its tag and words, a
+/// word at a time (FNV-1a a byte at a time cost 3 % of a routed count).
 fn checksum(body: &[u8]) -> u64 {
-    fnv1a(body) ^ fnv1a(&ROUTE_TAG.to_le_bytes())
+    let mut h = 0xcbf2_9ce4_8422_2325 ^ ROUTE_TAG as u64;
+    for c in body.chunks_exact(8) {
+        let w = u64::from_le_bytes(c.try_into().expect("8 bytes"));
+        h = (h ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29);
+    }
+    h ^ body.len() as u64
 }
 
 /// The words of a routed message of round `round`.
@@ -471,6 +486,18 @@ struct Level {
     /// (position, rank of its parent, the parent's index there), one per path.
     edges: Vec<(u32, u32, u32)>,
     index: KeyMap,
+}
+
+/// The longest a waiting rank sleeps between two looks for messages.
+const LONGEST_PAUSE: Duration = Duration::from_millis(2);
+
+/// Wakes a thread when dropped.
+struct Unpark(std::thread::Thread);
+
+impl Drop for Unpark {
+    fn drop(&mut self) {
+        self.0.unpark();
+    }
 }
 
 /// How many positions ahead a thread asks for a table bucket.
@@ -582,7 +609,12 @@ impl<G: PerftKey + Send + Sync> Routed<'_, '_, G> {
         let outcome = std::thread::scope(|s| {
             let workers: Vec<_> = (0..threads)
                 .map(|_| {
-                    s.spawn(|| {
+                    let main = std::thread::current();
+                    let (next, busy, done, failed, order, f) =
+                        (&next, &busy, &done, &failed, &order, &f);
+                    s.spawn(move || {
+                        // The waiting thread looks again when this one ends.
+                        let _wake = Unpark(main);
                         let t = Instant::now();
                         let mut mine = Vec::new();
                         let mut replay = Replay::new(&self.job.frontier[0].game);
@@ -903,6 +935,7 @@ pub fn count<G: PerftKey + Send + Sync, N: Net>(
         timeout: Duration::from_secs(options.rank_timeout.unwrap_or(DEFAULT_RANK_TIMEOUT)),
         hellos: vec![None; size],
         held: vec![0; size],
+        quiet: 0,
         tally: Tally::default(),
     };
     let routed = Routed {
