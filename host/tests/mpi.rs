@@ -156,7 +156,14 @@ fn perft_with_one_table_across_ranks_counts_what_one_process_counts() {
                 c.arg(env!("CARGO_BIN_EXE_ply")).args(args);
                 let o = run(c);
                 let err = stderr(&o);
-                assert!(o.status.success(), "{:?} on {} ranks, {:?}: {}", args, np, env, err);
+                assert!(
+                    o.status.success(),
+                    "{:?} on {} ranks, {:?}: {}",
+                    args,
+                    np,
+                    env,
+                    err
+                );
                 assert_eq!(
                     results(&stdout(&o)),
                     results(&stdout(&one)),
@@ -183,11 +190,25 @@ fn perft_with_one_table_across_ranks_counts_what_one_process_counts() {
 fn one_table_across_four_ranks_looks_up_what_one_rank_looks_up() {
     // Routed down to the last ply a table holds: 4 ranks look up as often as 1
     // (within 2 %); with private tables they look up more.
-    let args = ["perft", "checkers", "12", "--threads", "1", "--hash-mb", "16"];
+    let args = [
+        "perft",
+        "checkers",
+        "12",
+        "--threads",
+        "1",
+        "--hash-mb",
+        "16",
+    ];
     let routed = |np: usize| {
         let mut c = mpirun_command();
         c.env("PLY_ROUTE_REST", "3")
-            .args(["-np", &np.to_string(), "--oversubscribe", "-x", "PLY_ROUTE_REST"])
+            .args([
+                "-np",
+                &np.to_string(),
+                "--oversubscribe",
+                "-x",
+                "PLY_ROUTE_REST",
+            ])
             .arg(env!("CARGO_BIN_EXE_ply"))
             .args(args);
         let o = run(c);
@@ -196,13 +217,23 @@ fn one_table_across_four_ranks_looks_up_what_one_rank_looks_up() {
         probes(&stdout(&o))
     };
     let (one, four) = (routed(1), routed(4));
-    assert!(four * 100 <= one * 102, "{} probes on 4 ranks, {} on 1", four, one);
+    assert!(
+        four * 100 <= one * 102,
+        "{} probes on 4 ranks, {} on 1",
+        four,
+        one
+    );
     let mut private = args.to_vec();
     private.push("--private-tables");
     let o = run(mpirun_ply(4, &private));
     assert!(o.status.success(), "{}", stderr(&o));
     let apart = probes(&stdout(&o));
-    assert!(apart * 100 > four * 105, "{} probes with private tables, {} joined", apart, four);
+    assert!(
+        apart * 100 > four * 105,
+        "{} probes with private tables, {} joined",
+        apart,
+        four
+    );
 }
 
 #[test]
@@ -224,7 +255,16 @@ fn bad_routing_settings_and_ranks_routing_apart_are_refused() {
     let ply_bin = env!("CARGO_BIN_EXE_ply");
     let mut c = mpirun_command();
     c.args(["-np", "1", ply_bin, "perft", "checkers", "9", ":"])
-        .args(["-np", "1", "-x", "PLY_ROUTE_REST=2", ply_bin, "perft", "checkers", "9"]);
+        .args([
+            "-np",
+            "1",
+            "-x",
+            "PLY_ROUTE_REST=2",
+            ply_bin,
+            "perft",
+            "checkers",
+            "9",
+        ]);
     let o = run(c);
     assert!(!o.status.success());
     assert!(

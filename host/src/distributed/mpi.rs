@@ -57,10 +57,10 @@ impl Net for World {
         // SAFETY: the bytes are freed only once the send has completed ([`Net::flushed`]),
         // or never (a job aborted with the send under way).
         let buf: &'static [u8] = unsafe { &*raw };
-        let request = self
-            .0
-            .process_at_rank(rank)
-            .immediate_send_with_tag(StaticScope, buf, ROUTE_TAG);
+        let request =
+            self.0
+                .process_at_rank(rank)
+                .immediate_send_with_tag(StaticScope, buf, ROUTE_TAG);
         self.2.push((request, raw));
         Ok(())
     }
@@ -147,9 +147,7 @@ pub fn run_routed<G: PerftKey + Send + Sync>(
 
 /// Starts MPI, runs `f` with the world, this rank and its host, ends MPI; ends the
 /// whole job where a rank other than 0 failed or rank 0 gave up on one.
-fn in_world<T>(
-    f: impl FnOnce(&mut World, i32, String) -> Result<T, String>,
-) -> Result<T, String> {
+fn in_world<T>(f: impl FnOnce(&mut World, i32, String) -> Result<T, String>) -> Result<T, String> {
     let (universe, threading) = mpi::initialize_with_threading(Threading::Funneled)
         .ok_or("MPI was started already: a process runs one job")?;
     if matches!(threading, Threading::Single) {

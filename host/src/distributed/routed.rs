@@ -162,7 +162,13 @@ impl<G: PerftKey> Replay<G> {
     }
 
     /// The position `len` moves down `path` from item `item` of `job`.
-    fn at(&mut self, job: &PerftJob<'_, G>, item: u32, path: &Path, len: usize) -> Result<G, String> {
+    fn at(
+        &mut self,
+        job: &PerftJob<'_, G>,
+        item: u32,
+        path: &Path,
+        len: usize,
+    ) -> Result<G, String> {
         let mut same = 0;
         if self.item == Some(item) {
             while same < len.min(self.len) && self.path.0[same] == path.0[same] {
@@ -205,7 +211,8 @@ impl std::hash::Hasher for KeyHasher {
         }
     }
     fn write_u128(&mut self, k: u128) {
-        let h = ((k as u64) ^ ((k >> 64) as u64).rotate_left(17)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let h =
+            ((k as u64) ^ ((k >> 64) as u64).rotate_left(17)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         self.0 = h ^ (h >> 29);
     }
 }
@@ -318,10 +325,9 @@ impl<N: Net> Link<'_, N> {
                 *h = Instant::now();
             }
             if tag == ROUTE_TAG {
-                let q = self
-                    .early
-                    .get_mut(from)
-                    .ok_or_else(|| format!("a message from rank {}, which is not in the run", from))?;
+                let q = self.early.get_mut(from).ok_or_else(|| {
+                    format!("a message from rank {}, which is not in the run", from)
+                })?;
                 q.push_back(bytes);
                 continue;
             }
@@ -413,9 +419,10 @@ impl<N: Net> Link<'_, N> {
                     continue;
                 }
                 if let Some(bytes) = self.early[s].pop_front() {
-                    *slot = Some(decode_round(&bytes, self.round).map_err(|e| {
-                        format!("rank {} sent {}", s, e)
-                    })?);
+                    *slot = Some(
+                        decode_round(&bytes, self.round)
+                            .map_err(|e| format!("rank {} sent {}", s, e))?,
+                    );
                 }
             }
             if got.iter().all(Option::is_some) {
@@ -428,7 +435,11 @@ impl<N: Net> Link<'_, N> {
     /// The largest of every rank's `n`.
     fn max(&mut self, n: u64) -> Result<u64, Fault> {
         let got = self.exchange(vec![vec![n]; self.size])?;
-        Ok(got.iter().filter_map(|w| w.first().copied()).max().unwrap_or(n))
+        Ok(got
+            .iter()
+            .filter_map(|w| w.first().copied())
+            .max()
+            .unwrap_or(n))
     }
 
     /// Waits until every posted message has left.
@@ -637,8 +648,7 @@ impl<G: PerftKey + Send + Sync> Routed<'_, '_, G> {
                                 match r {
                                     Ok(v) => mine.push((i, v)),
                                     Err(e) => {
-                                        *failed.lock().unwrap_or_else(|e| e.into_inner()) =
-                                            Some(e);
+                                        *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
                                         self.cancel.store(true, Ordering::Relaxed);
                                     }
                                 }
@@ -790,9 +800,7 @@ impl<G: PerftKey + Send + Sync> Routed<'_, '_, G> {
                             to.push(k as u64);
                             to.push((k >> 64) as u64);
                             to.push(
-                                u64::from(level.item[i]) << 32
-                                    | u64::from(tabled) << 31
-                                    | i as u64,
+                                u64::from(level.item[i]) << 32 | u64::from(tabled) << 31 | i as u64,
                             );
                             let mut path = level.path[i];
                             path.0[len] = m;
@@ -820,7 +828,11 @@ impl<G: PerftKey + Send + Sync> Routed<'_, '_, G> {
             let next = &mut levels[used];
             for (from, w) in got.iter().enumerate() {
                 if w.len() % words != 0 {
-                    return Err(format!("rank {} sent a batch of positions of the wrong size", from).into());
+                    return Err(format!(
+                        "rank {} sent a batch of positions of the wrong size",
+                        from
+                    )
+                    .into());
                 }
                 for e in w.chunks_exact(words) {
                     let key = u128::from(e[0]) | u128::from(e[1]) << 64;
@@ -862,7 +874,9 @@ impl<G: PerftKey + Send + Sync> Routed<'_, '_, G> {
                     match (pair, up.open.get(pair[0] as usize)) {
                         ([p, n], Some(true)) => {
                             let c = &mut up.count[*p as usize];
-                            *c = c.checked_add(*n).ok_or_else(|| "a count overflows 64 bits".to_string())?;
+                            *c = c
+                                .checked_add(*n)
+                                .ok_or_else(|| "a count overflows 64 bits".to_string())?;
                         }
                         _ => {
                             return Err(format!(
@@ -993,7 +1007,10 @@ pub fn count<G: PerftKey + Send + Sync, N: Net>(
     }
     let resumed = results.iter().filter(|r| r.is_some()).count();
     if resumed > 0 {
-        crate::errln!("resuming: {} were done already", saved_count(resumed, items, true));
+        crate::errln!(
+            "resuming: {} were done already",
+            saved_count(resumed, items, true)
+        );
     }
     let mut saver = Saver {
         path: options.checkpoint.clone(),
@@ -1080,7 +1097,10 @@ fn coordinate<G: PerftKey + Send + Sync, N: Net>(
     let items = routed.job.items();
     let done: Vec<u64> = {
         let results = saver.results.lock().unwrap_or_else(|e| e.into_inner());
-        (0..items).filter(|&i| results[i].is_some()).map(|i| i as u64).collect()
+        (0..items)
+            .filter(|&i| results[i].is_some())
+            .map(|i| i as u64)
+            .collect()
     };
     let todo = left(&done, items);
     link.exchange(vec![done; size])?;
@@ -1115,7 +1135,11 @@ fn coordinate<G: PerftKey + Send + Sync, N: Net>(
             let leaves = *counts
                 .get(&i)
                 .ok_or_else(|| format!("no rank counted item {}", i))?;
-            let (probes, hits) = if k == 0 { (probes, hits.min(probes)) } else { (0, 0) };
+            let (probes, hits) = if k == 0 {
+                (probes, hits.min(probes))
+            } else {
+                (0, 0)
+            };
             saver.store(
                 i,
                 SubtreeCount {

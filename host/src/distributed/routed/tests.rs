@@ -115,7 +115,10 @@ fn check<G: PerftKey + Send + Sync>(g: &G, depths: &[u32]) {
                     let counts = routed(g, depth, ranks, bytes, routing, &Options::default())
                         .unwrap_or_else(|e| panic!("{}", e));
                     let total: u64 = counts.iter().map(|c| c.leaves).sum();
-                    let what = format!("depth {}, {} ranks, {} bytes, {:?}", depth, ranks, bytes, routing);
+                    let what = format!(
+                        "depth {}, {} ranks, {} bytes, {:?}",
+                        depth, ranks, bytes, routing
+                    );
                     assert_eq!(total, want, "{}", what);
                     let bits = G::perft_key_bits(g.rules());
                     let table = SharedPerftTable::new(64, bits).unwrap();
@@ -158,7 +161,12 @@ fn the_ranks_tables_act_as_one_when_routed_to_the_last_table_depth() {
     let min = ply_core::perft::table::MIN_TABLE_DEPTH;
     let (one, one_misses) = lookups(1, min);
     let (four, four_misses) = lookups(4, min);
-    assert!(four * 100 <= one * 102, "{} probes on 4 ranks, {} on 1", four, one);
+    assert!(
+        four * 100 <= one * 102,
+        "{} probes on 4 ranks, {} on 1",
+        four,
+        one
+    );
     assert!(
         four_misses * 100 <= one_misses * 102,
         "{} misses on 4 ranks, {} on 1",
@@ -210,6 +218,10 @@ fn owners_spread_keys_over_the_ranks() {
             n[owner(k * 0x1_0000_0001, ranks)] += 1;
         }
         let even = 16_000 / ranks;
-        assert!(n.iter().all(|&c| c > even * 9 / 10 && c < even * 11 / 10), "{:?}", n);
+        assert!(
+            n.iter().all(|&c| c > even * 9 / 10 && c < even * 11 / 10),
+            "{:?}",
+            n
+        );
     }
 }
