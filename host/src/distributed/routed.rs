@@ -464,7 +464,7 @@ fn checksum(body: &[u8]) -> u64 {
 
 /// The words of a routed message of round `round`.
 fn decode_round(bytes: &[u8], round: u64) -> Result<Vec<u64>, String> {
-    if bytes.len() < 16 || bytes.len() % 8 != 0 {
+    if bytes.len() < 16 || !bytes.len().is_multiple_of(8) {
         return Err(format!("a routed message of {} bytes", bytes.len()));
     }
     let (body, sum) = bytes.split_at(bytes.len() - 8);
