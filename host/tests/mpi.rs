@@ -237,6 +237,42 @@ fn one_table_across_four_ranks_looks_up_what_one_rank_looks_up() {
 }
 
 #[test]
+fn a_checkpoint_of_private_tables_resumes_with_one_table_and_the_other_way() {
+    let dir = scratch("mpi", "tables-checkpoint");
+    let base = [
+        "perft",
+        "checkers",
+        "10",
+        "--threads",
+        "1",
+        "--hash-mb",
+        "8",
+    ];
+    for (first, then) in [(true, false), (false, true)] {
+        let ckpt = dir.join(format!("{}.ckpt", first));
+        let c = ckpt.to_str().unwrap();
+        let with = |private: bool, resume: bool| {
+            let mut a = base.to_vec();
+            a.extend(["--checkpoint", c]);
+            if private {
+                a.push("--private-tables");
+            }
+            if resume {
+                a.push("--resume");
+            }
+            let o = run(mpirun_ply(2, &a));
+            assert!(o.status.success(), "{}", stderr(&o));
+            assert_eq!(stdout(&o).lines().next(), Some("18391564"));
+            stderr(&o)
+        };
+        with(first, false);
+        let err = with(then, true);
+        assert_resumed_only_the_rest(&err, 9105, 9105);
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
 fn bad_routing_settings_and_ranks_routing_apart_are_refused() {
     let mut c = mpirun_command();
     c.env("PLY_ROUTE_REST", "0")

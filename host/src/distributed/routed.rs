@@ -12,8 +12,9 @@
 //!    it owns in its table; one the table lacks is expanded, and each child goes to
 //!    its own owner in one message per destination rank (a rank merges what it
 //!    receives by key, so a transposition is one position however many ranks reach
-//!    it). A ply is routed while at least [`Routing::rest`] plies remain below it and
-//!    no rank holds more than [`Routing::level_nodes`] positions of it;
+//!    it). A ply's positions are expanded so while more than [`Routing::rest`] plies
+//!    remain below them and no rank holds more than [`Routing::level_nodes`] of
+//!    them;
 //! 2. **below**: the positions of the last routed ply are counted by their owners
 //!    alone ([`ply_core::perft::perft_tabled`], the rank's threads and table);
 //! 3. **up**: counts travel back to the parents, one message per destination rank and
