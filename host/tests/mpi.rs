@@ -120,13 +120,13 @@ fn probes(out: &str) -> u64 {
 #[test]
 fn perft_with_one_table_across_ranks_counts_what_one_process_counts() {
     // Every game with a table, a roomy one and a small one: routed as by default on
-    // 1 to 4 ranks; routed down to the last ply (small batches, a ply's cap reached)
-    // on 2 and 4; down to the last table depth on 3; with private tables on 3.
+    // 1 to 4 ranks; routed down to the last ply (smaller batches, a ply's cap
+    // reached) on 2 and 4; down to the last table depth on 3; with private tables on 3.
     let routings: [&[(&str, &str)]; 3] = [
         &[],
         &[
             ("PLY_ROUTE_REST", "1"),
-            ("PLY_ROUTE_BATCH", "2"),
+            ("PLY_ROUTE_BATCH", "32"),
             ("PLY_ROUTE_NODES", "300"),
         ],
         &[("PLY_ROUTE_REST", "3")],
