@@ -97,12 +97,12 @@ fn check<G: PerftKey + Send + Sync>(g: &G, depths: &[u32]) {
         Routing {
             rest: 1,
             level_nodes: 1 << 20,
-            batch: 3,
+            batch: 32,
         },
         Routing {
             rest: 2,
             level_nodes: 40,
-            batch: 1,
+            batch: 8,
         },
     ];
     for &depth in depths {
@@ -142,8 +142,10 @@ fn check<G: PerftKey + Send + Sync>(g: &G, depths: &[u32]) {
 
 #[test]
 fn the_routed_count_equals_perft_on_one_to_four_ranks() {
-    check(&Draughts::start(Default::default()), &[1, 2, 7]);
-    check(&Kalah::start(Default::default()), &[6]);
+    // Draughts 9 and Kalah 8 are split 3 plies above the leaves: routed 1 or 2
+    // plies below their items by the settings that route deep.
+    check(&Draughts::start(Default::default()), &[1, 2, 9]);
+    check(&Kalah::start(Default::default()), &[8]);
     check(&TicTacToe::start(()), &[9]);
     check(&Halma8::start(Default::default()), &[4]);
 }
