@@ -15,10 +15,19 @@
 # per Kalah split depth in SPLITS (PLY_KALAH_SPLIT_PLIES; without it, the default
 # for the number of ranks).
 #
+# Perft runs with one table across the ranks (the default under mpirun); with
+# PRIVATE=1 each rank count runs again with --private-tables. HASH_MB sets each
+# rank's table (MiB); the one process then gets one as large as the most ranks'
+# together (HASH_MB × the largest of RANKS). The perft rows add the work: table
+# probes and misses summed over the ranks against the one process's, positions a
+# message and the bytes the busiest rank sent (from rank 0's per-rank lines).
+# PLY_ROUTE_REST, PLY_ROUTE_NODES and PLY_ROUTE_BATCH reach every rank.
+#
 #   scripts/mpi-bench.sh                              perft 13, ranks 1, 2, 4, 3 runs
 #   DEPTHS="15 16" SOLVES="kalah:6x4" RANKS="1 2 4" RUNS=1 scripts/mpi-bench.sh
 #   DEPTHS="" SOLVES="kalah:6x4 kalah:6x4:empty-capture" scripts/mpi-bench.sh
 #   DEPTHS="" SOLVES="kalah:6x4" RANKS="4 16" SPLITS="2 3 4" RUNS=1 scripts/mpi-bench.sh
+#   DEPTHS=16 RANKS="1 2 4 8 16" HASH_MB=32 PRIVATE=1 RUNS=1 scripts/mpi-bench.sh
 #
 # With PLY_BUNDLE=DIR (a folder made by scripts/mpi-bundle.sh) it runs the bundled
 # ply and mpirun and installs and builds nothing: for a machine without Rust,
@@ -32,6 +41,14 @@ ranks="${RANKS:-1 2 4}"
 runs="${RUNS:-3}"
 splits="${SPLITS:-}"
 game="${GAME:-checkers}"
+hash_mb="${HASH_MB:-}"
+private="${PRIVATE:-}"
+if [[ -n "$hash_mb" && ! "$hash_mb" =~ ^[1-9][0-9]*$ ]]; then
+    echo "mpi-bench: HASH_MB=$hash_mb is not a number of MiB" >&2
+    exit 1
+fi
+most=1
+for r in $ranks; do ((r > most)) && most=$r; done
 
 if [[ -n "${PLY_BUNDLE:-}" ]]; then
     [[ -f "$PLY_BUNDLE/env.sh" ]] ||
@@ -56,8 +73,10 @@ s() { awk -v ms="$1" 'BEGIN { printf "%.2f", ms / 1000 }'; }
 
 echo "$(nproc) cores; $(mpirun --version | sed -n 1p); $runs runs a row, taking turns."
 echo
-echo "| job | processes | result | wall s: median (fastest–slowest) | speedup | CPU s | load average at start, end |"
-echo "|---|---|---:|---:|---:|---:|---:|"
+[[ -n "$hash_mb" ]] && echo "Tables: $hash_mb MiB a rank; the one process $((hash_mb * most)) MiB."
+echo
+echo "| job | processes | result | wall s: median (fastest–slowest) | speedup | CPU s | load average at start, end | probes (× 1 process) | misses (× 1 process) | positions a message | bytes sent, busiest rank |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 # The jobs: "perft D" and "solve SPEC".
 jobs=()
 for d in $depths; do jobs+=("perft $d"); done
@@ -75,9 +94,10 @@ for job in "${jobs[@]}"; do
             for sp in $splits; do configs+=("$r:$sp"); done
         else
             configs+=("$r")
+            [[ $kind == perft && -n "$private" ]] && configs+=("$r:private")
         fi
     done
-    declare -A times=() cpu=()
+    declare -A times=() cpu=() work=()
     want=""
     load0=$(cut -d' ' -f1 /proc/loadavg)
     for ((i = 0; i < runs; i++)); do
@@ -85,11 +105,21 @@ for job in "${jobs[@]}"; do
             r=${c%%:*}
             if [[ $kind == perft ]]; then
                 cmd=("$ply" perft "$game" "$arg" --threads 1)
+                if [[ -n "$hash_mb" ]]; then
+                    ((r == 0)) && cmd+=(--hash-mb $((hash_mb * most))) || cmd+=(--hash-mb "$hash_mb")
+                fi
+                [[ $c == *:private ]] && cmd+=(--private-tables)
             else
                 cmd=("$ply" solve "$arg")
             fi
-            ((r > 0)) && cmd=(mpirun -np "$r" --oversubscribe -x PLY_THREADS "${cmd[@]}")
-            [[ $c == *:* ]] && cmd=(env PLY_KALAH_SPLIT_PLIES="${c#*:}" "${cmd[@]}")
+            if ((r > 0)); then
+                pass=(-x PLY_THREADS)
+                for v in PLY_ROUTE_REST PLY_ROUTE_NODES PLY_ROUTE_BATCH; do
+                    [[ -n "${!v:-}" ]] && pass+=(-x "$v")
+                done
+                cmd=(mpirun -np "$r" --oversubscribe "${pass[@]}" "${cmd[@]}")
+            fi
+            [[ $c == *:* && $c != *:private ]] && cmd=(env PLY_KALAH_SPLIT_PLIES="${c#*:}" "${cmd[@]}")
             t0=$(date +%s%N)
             # Bash's own clock: the CPU time of every process the command started.
             { TIMEFORMAT="%U %S"; time "${cmd[@]}" >"$out" 2>"$out.err" || true; } 2>"$out.cpu"
@@ -108,6 +138,22 @@ for job in "${jobs[@]}"; do
                 exit 1
             fi
             times[$c]+="$(((t1 - t0) / 1000000)) "
+            if [[ $kind == perft ]]; then
+                # probes, misses (from the hit rate), positions and messages routed,
+                # the most bytes a rank sent.
+                work[$c]=$(awk '
+                    /^table: / { gsub(",", ""); p = $4; h = $6; sub("%", "", h); m = p * (1 - h / 100) }
+                    END { printf "%d %d ", p, m }' "$out")
+                work[$c]+=$(awk '
+                    /^rank [0-9]+ on .* routed / {
+                        for (i = 1; i <= NF; i++) {
+                            if ($i == "routed") pos += $(i + 1)
+                            if ($i == "messages" && $(i - 2) == "in") msg += $(i - 1)
+                            if ($i == "bytes" && $(i + 1) == "sent,") { if ($(i - 1) > b) b = $(i - 1) }
+                        }
+                    }
+                    END { printf "%d %d %d", pos, msg, b }' "$out.err")
+            fi
         done
     done
     load1=$(cut -d' ' -f1 /proc/loadavg)
@@ -123,13 +169,26 @@ for job in "${jobs[@]}"; do
         else
             label="$r rank$([[ $r == 1 ]] || echo s) × 1 thread"
             ((r > $(nproc))) && label+=", oversubscribed"
-            [[ $c == *:* ]] && label+=", split ${c#*:}"
+            if [[ $c == *:private ]]; then
+                label+=", private tables"
+            elif [[ $c == *:* ]]; then
+                label+=", split ${c#*:}"
+            fi
+        fi
+        extra="| – | – | – | – |"
+        if [[ $kind == perft ]]; then
+            read -r p m pos msg b <<<"${work[$c]}"
+            read -r p0 m0 _ <<<"${work[0]}"
+            ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else printf "–" }'; }
+            ppm=$(awk -v a="$pos" -v b="$msg" 'BEGIN { if (b > 0) printf "%d", a / b; else printf "–" }')
+            ((r == 0 || b == 0)) && b="–"
+            extra="| $p ($(ratio "$p" "$p0")) | $m ($(ratio "$m" "$m0")) | $ppm | $b |"
         fi
         shown=$want
         [[ $kind == perft ]] && shown="$want leaves" || shown=$(echo "$want" | cut -d' ' -f1-2)
         name="$kind $arg"
         [[ $kind == perft ]] && name="perft $game $arg"
-        echo "| $name | $label | $shown | $(s "$mid") ($(s "${sorted[0]}")–$(s "${sorted[$((runs - 1))]}")) | $(awk -v a="$base" -v b="$mid" 'BEGIN { printf "%.2f", a / b }') | $(s "${cpus[$((runs / 2))]}") | $load0, $load1 |"
+        echo "| $name | $label | $shown | $(s "$mid") ($(s "${sorted[0]}")–$(s "${sorted[$((runs - 1))]}")) | $(awk -v a="$base" -v b="$mid" 'BEGIN { printf "%.2f", a / b }') | $(s "${cpus[$((runs / 2))]}") | $load0, $load1 $extra"
     done
-    unset times cpu
+    unset times cpu work
 done

@@ -11,7 +11,10 @@
 
 pub mod table;
 
-pub use table::{perft_tabled, BucketTable, PerftBucket, PerftKey, PerftTable, Slot};
+pub use table::{
+    deserves_an_entry, perft_tabled, perft_tabled_below, BucketTable, PerftBucket, PerftKey,
+    PerftTable, Slot,
+};
 
 use crate::game::Game;
 

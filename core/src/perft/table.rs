@@ -193,6 +193,28 @@ pub fn perft_tabled<G: PerftKey, T: PerftTable>(game: &G, depth: u32, mut table:
     }
 }
 
+/// [`perft_tabled`] without looking up or storing `game` itself: its children are
+/// looked up as [`perft_tabled`] looks them up. For a caller that decided, as a
+/// parent decides ([`deserves_an_entry`]), that `game` is not worth a probe (a
+/// distributed count that routes positions between processes, one ply at a time).
+pub fn perft_tabled_below<G: PerftKey, T: PerftTable>(game: &G, depth: u32, mut table: T) -> u64 {
+    let bits = G::perft_key_bits(game.rules());
+    if bits == 0 || depth <= MIN_TABLE_DEPTH {
+        return perft(game, depth);
+    }
+    assert!(
+        bits <= table.key_bits(),
+        "a perft table for {}-bit keys cannot hold this game's {}-bit keys",
+        table.key_bits(),
+        bits
+    );
+    let mut node = Open::new(*game);
+    match open(game, None, depth, &mut table, &mut node) {
+        Some(n) => n,
+        None => close(&node, depth, &mut table),
+    }
+}
+
 /// Perft of `game` with at most [`MIN_TABLE_DEPTH`] plies to go, whose place in the
 /// table is `slot` (none without a key): looked up at [`MIN_TABLE_DEPTH`], its
 /// children counted without the table.
@@ -759,6 +781,16 @@ mod tests {
             assert_eq!(perft_tabled(&start, depth, &mut t), plain);
             let mut t = BucketTable::new(&mut tiny[..], 18);
             assert_eq!(perft_tabled(&start, depth, &mut t), plain);
+            // Without a look at the root: the same count, and the root not stored.
+            let mut none = [PerftBucket::EMPTY; 1024];
+            let mut t = BucketTable::new(&mut none[..], 18);
+            assert_eq!(perft_tabled_below(&start, depth, &mut t), plain);
+            if depth >= MIN_TABLE_DEPTH {
+                let root = t.slot(start.perft_key().unwrap());
+                assert_eq!(t.probe(root, depth), None, "depth {}", depth);
+            }
+            let mut t = BucketTable::new(&mut tiny[..], 18);
+            assert_eq!(perft_tabled_below(&start, depth, &mut t), plain);
         }
     }
 }

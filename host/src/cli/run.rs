@@ -136,6 +136,7 @@ fn run_command(command: Command) -> Result<(), String> {
             unique,
             hash_mb,
             no_table,
+            private_tables,
             checkpoint,
         } => {
             if depth > MAX_PERFT_DEPTH {
@@ -161,6 +162,7 @@ fn run_command(command: Command) -> Result<(), String> {
                     unique,
                     hash_mb,
                     no_table,
+                    private_tables,
                     distributed: checkpoint.options(command),
                 },
             )

@@ -57,6 +57,9 @@ pub struct Perft {
     pub hash_mb: Option<usize>,
     /// Count without a table (`--no-table`): the plain move generator.
     pub no_table: bool,
+    /// Under MPI, each rank counts through its own table (`--private-tables`) instead
+    /// of the ranks' tables joined into one.
+    pub private_tables: bool,
     /// `--checkpoint` and `--resume`; under an MPI launcher the count is dealt out to
     /// the ranks ([`crate::distributed`]).
     pub distributed: crate::distributed::Options,
@@ -94,6 +97,7 @@ impl GameCommand for Perft {
                 self.divide,
                 self.threads,
                 table.as_ref(),
+                self.private_tables,
                 &self.distributed,
             );
         }

@@ -33,6 +33,7 @@ pub mod exec;
 #[cfg(feature = "mpi")]
 pub mod mpi;
 pub mod perft;
+pub mod routed;
 
 use std::path::PathBuf;
 

@@ -55,10 +55,10 @@ impl Record for SubtreeCount {
 /// Perft of a position, split into subtrees.
 pub struct PerftJob<'t, G: PerftKey> {
     root: G,
-    depth: u32,
-    split_ply: u32,
-    frontier: Vec<Subtree<G>>,
-    threads: usize,
+    pub(super) depth: u32,
+    pub(super) split_ply: u32,
+    pub(super) frontier: Vec<Subtree<G>>,
+    pub(super) threads: usize,
     table: Option<&'t SharedPerftTable>,
 }
 
@@ -158,17 +158,38 @@ impl<G: PerftKey + Send + Sync> Job for PerftJob<'_, G> {
 /// lines of `--divide`, the total, the time, the rate, and with a table its size and
 /// hit rate over every process) on rank 0; prints nothing on the other ranks. Returns
 /// the total (0 on the other ranks).
+///
+/// Under an MPI launcher (the `mpi` feature) a count with a table joins the ranks'
+/// tables into one ([`super::routed`]) unless `private_tables` is set: then each rank
+/// counts the items it is dealt through its own table.
 pub fn run<G: PerftKey + Send + Sync>(
     game: &G,
     depth: u32,
     divide: bool,
     threads: usize,
     table: Option<&SharedPerftTable>,
+    private_tables: bool,
     options: &Options,
 ) -> Result<u64, String> {
     let t = Instant::now();
+    // Bad settings are refused before any work, whichever way the count goes.
+    let routing = super::routed::Routing::from_env()?;
     let job = PerftJob::new(game, depth, threads, table);
-    let Some(counts) = super::run(&job, options)? else {
+    let routed = match table {
+        #[cfg(feature = "mpi")]
+        Some(table) if !private_tables && super::launch().is_some() => {
+            Some(super::mpi::run_routed(&job, table, routing, options)?)
+        }
+        _ => {
+            let _ = (routing, private_tables);
+            None
+        }
+    };
+    let counts = match routed {
+        Some(counts) => counts,
+        None => super::run(&job, options)?,
+    };
+    let Some(counts) = counts else {
         return Ok(0);
     };
     if divide {

@@ -22,7 +22,7 @@ mod transport;
 mod worker;
 
 pub use saver::CHECKPOINT_EVERY;
-use saver::{install_hook, start_results, Saver};
+pub(crate) use saver::{install_hook, saved_count, start_results, Saver};
 pub use transport::{Alone, Transport};
 pub use worker::work;
 

@@ -16,7 +16,7 @@ pub const CHECKPOINT_EVERY: Duration = Duration::from_secs(1);
 
 /// The results read back from the checkpoint (all `None` without one, or when
 /// `--resume` finds no file yet).
-pub(super) fn start_results<R: Record>(
+pub(crate) fn start_results<R: Record>(
     options: &Options,
     fingerprint: &str,
     items: usize,
@@ -45,19 +45,19 @@ pub(super) fn start_results<R: Record>(
 }
 
 /// The checkpoint as the interrupt handler and the loop share it.
-pub(super) struct Saver<R> {
-    pub(super) path: Option<std::path::PathBuf>,
-    pub(super) fingerprint: String,
-    pub(super) results: Arc<Mutex<Vec<Option<R>>>>,
-    pub(super) last: Instant,
-    pub(super) unsaved: bool,
+pub(crate) struct Saver<R> {
+    pub(crate) path: Option<std::path::PathBuf>,
+    pub(crate) fingerprint: String,
+    pub(crate) results: Arc<Mutex<Vec<Option<R>>>>,
+    pub(crate) last: Instant,
+    pub(crate) unsaved: bool,
     /// Whether every item is needed: the messages then say "N of M items" (a
     /// gated job's M is only the size of its numbering, [`crate::distributed::Job::needed`]).
-    pub(super) every_item: bool,
+    pub(crate) every_item: bool,
 }
 
 /// "N of M items", or "N items" for a gated job.
-pub(super) fn saved_count(done: usize, items: usize, every_item: bool) -> String {
+pub(crate) fn saved_count(done: usize, items: usize, every_item: bool) -> String {
     if every_item {
         format!("{} of {} items", done, items)
     } else {
@@ -66,12 +66,12 @@ pub(super) fn saved_count(done: usize, items: usize, every_item: bool) -> String
 }
 
 impl<R: Record> Saver<R> {
-    pub(super) fn store(&mut self, index: usize, r: R) {
+    pub(crate) fn store(&mut self, index: usize, r: R) {
         self.results.lock().unwrap_or_else(|e| e.into_inner())[index] = Some(r);
         self.unsaved = true;
     }
 
-    pub(super) fn save(&mut self, force: bool) -> Result<(), String> {
+    pub(crate) fn save(&mut self, force: bool) -> Result<(), String> {
         let Some(path) = &self.path else {
             return Ok(());
         };
@@ -86,7 +86,7 @@ impl<R: Record> Saver<R> {
     }
 
     /// `error`, saying how much the checkpoint holds, after saving it.
-    pub(super) fn fail(&mut self, error: String) -> String {
+    pub(crate) fn fail(&mut self, error: String) -> String {
         let saved = self.save(true);
         match (&self.path, saved) {
             (None, _) => error,
@@ -106,7 +106,7 @@ impl<R: Record> Saver<R> {
 }
 
 /// Clears the interrupt hook when the run ends, however it ends.
-pub(super) struct HookGuard;
+pub(crate) struct HookGuard;
 
 impl Drop for HookGuard {
     fn drop(&mut self) {
@@ -116,7 +116,7 @@ impl Drop for HookGuard {
 
 /// Makes Ctrl-C and SIGTERM (what `mpirun` sends when a rank dies) save the checkpoint
 /// and say how to go on.
-pub(super) fn install_hook<R: Record>(saver: &Saver<R>) -> Option<HookGuard> {
+pub(crate) fn install_hook<R: Record>(saver: &Saver<R>) -> Option<HookGuard> {
     let path = saver.path.clone()?;
     let fingerprint = saver.fingerprint.clone();
     let results = Arc::clone(&saver.results);
