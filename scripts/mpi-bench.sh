@@ -21,7 +21,8 @@
 # together (HASH_MB × the largest of RANKS). The perft rows add the work: table
 # probes and misses summed over the ranks against the one process's, positions a
 # message and the bytes the busiest rank sent (from rank 0's per-rank lines).
-# PLY_ROUTE_REST, PLY_ROUTE_NODES and PLY_ROUTE_BATCH reach every rank.
+# PLY_ROUTE_REST, PLY_ROUTE_NODES and PLY_ROUTE_BATCH (the fallbacks of perft's --route-*
+# flags) reach every rank.
 #
 #   scripts/mpi-bench.sh                              perft 13, ranks 1, 2, 4, 3 runs
 #   DEPTHS="15 16" SOLVES="kalah:6x4" RANKS="1 2 4" RUNS=1 scripts/mpi-bench.sh

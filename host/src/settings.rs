@@ -18,6 +18,9 @@
 //! | `PLY_KALAH_MOVE_NODES` | 0 to 18446744073709551615, or `max` (`ply solve --move-nodes`) |
 //! | `PLY_RANK_TIMEOUT` | 1 to 86400 seconds (`--rank-timeout`) |
 //! | `PLY_KALAH_SPLIT_PLIES` | 1 to [`MAX_SPLIT_PLIES`] (`ply solve --split-plies`) |
+//! | `PLY_ROUTE_REST` | 1 to [`MAX_ROUTE_REST`] (`ply perft --route-rest`) |
+//! | `PLY_ROUTE_NODES` | 1 to [`MAX_ROUTE_NODES`] (`ply perft --route-nodes`) |
+//! | `PLY_ROUTE_BATCH` | 1 to [`MAX_ROUTE_BATCH`] (`ply perft --route-batch`) |
 //!
 //! Thread counts (`--threads`, `PLY_THREADS`) are bounded by [`max_threads`]: at most
 //! [`THREADS_PER_CORE`] per core of the machine and at most [`MAX_THREADS`]. More
@@ -47,6 +50,15 @@ pub const MAX_GUESS_DEPTH: u32 = 64;
 /// The deepest `--split-plies` (`PLY_KALAH_SPLIT_PLIES`): a Kalah solve on MPI ranks splits at most
 /// this many plies below the root into items.
 pub const MAX_SPLIT_PLIES: usize = 4;
+
+/// The most plies `--route-rest` (`PLY_ROUTE_REST`) leaves below the routed ones.
+pub const MAX_ROUTE_REST: u64 = 30;
+
+/// The largest `--route-nodes` (`PLY_ROUTE_NODES`): positions of one ply on one rank.
+pub const MAX_ROUTE_NODES: u64 = 1 << 30;
+
+/// The largest `--route-batch` (`PLY_ROUTE_BATCH`): work items a rank counts together.
+pub const MAX_ROUTE_BATCH: u64 = 1 << 20;
 
 /// The longest `--rank-timeout` (`PLY_RANK_TIMEOUT`), in seconds: a day.
 pub const MAX_RANK_TIMEOUT: u64 = 86_400;
@@ -216,6 +228,9 @@ pub const VARIABLES: &[&str] = &[
     "PLY_KALAH_MOVE_NODES",
     "PLY_RANK_TIMEOUT",
     "PLY_KALAH_SPLIT_PLIES",
+    "PLY_ROUTE_REST",
+    "PLY_ROUTE_NODES",
+    "PLY_ROUTE_BATCH",
 ];
 
 /// Reads and checks every `PLY_*` variable ply uses; the first bad one is an error
@@ -332,6 +347,9 @@ pub fn environment_from(get: impl Fn(&str) -> Option<OsString>) -> Result<Enviro
         MAX_SPLIT_PLIES as u64,
         " (plies)",
     )?;
+    number("PLY_ROUTE_REST", 1, MAX_ROUTE_REST, " (plies)")?;
+    number("PLY_ROUTE_NODES", 1, MAX_ROUTE_NODES, " (positions)")?;
+    number("PLY_ROUTE_BATCH", 1, MAX_ROUTE_BATCH, " (items)")?;
     Ok(Environment {
         tables_dir,
         table_seeds,

@@ -273,7 +273,9 @@ fn bad_routing_settings_and_ranks_routing_apart_are_refused() {
     let o = run(c);
     assert!(!o.status.success());
     assert!(
-        stderr(&o).contains("error: PLY_ROUTE_REST='0' is not a number from 1 to 30"),
+        stderr(&o).contains(
+            "error: PLY_ROUTE_REST='0' is out of range: expected a whole number 1 to 30 (plies)"
+        ),
         "{}",
         stderr(&o)
     );
@@ -295,7 +297,7 @@ fn bad_routing_settings_and_ranks_routing_apart_are_refused() {
     let o = run(c);
     assert!(!o.status.success());
     assert!(
-        stderr(&o).contains("has another job: every rank must run the same ply with the same arguments (and the same PLY_ROUTE_* settings)"),
+        stderr(&o).contains("has another job: every rank must run the same ply with the same arguments (and the same --route-* settings)"),
         "{}",
         stderr(&o)
     );

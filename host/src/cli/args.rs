@@ -63,6 +63,37 @@ pub(crate) struct RankArgs {
     pub(crate) rank_timeout: Option<u64>,
 }
 
+/// Under MPI, how far the one table across the ranks routes positions to their
+/// owners (docs/mpi.md); every rank must be given the same.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub(crate) struct RouteArgs {
+    /// Under mpirun or srun: plies (1 to 30) left below the deepest position sent to
+    /// its owner rank; nearer the leaves each rank counts through its own table (3,
+    /// the last depth a table holds, routes every lookup: more messages). Default: 4.
+    #[arg(long, env = "PLY_ROUTE_REST", value_name = "PLIES")]
+    pub(crate) route_rest: Option<u64>,
+    /// Under mpirun or srun: the most positions of one ply on one rank (1 to 2^30)
+    /// for that ply to be routed further (bounds each rank's memory, about 100 bytes
+    /// a position). Default: 1048576.
+    #[arg(long, env = "PLY_ROUTE_NODES", value_name = "POSITIONS")]
+    pub(crate) route_nodes: Option<u64>,
+    /// Under mpirun or srun: work items (1 to 2^20) a rank counts in one batch with
+    /// the others. Default: 64.
+    #[arg(long, env = "PLY_ROUTE_BATCH", value_name = "ITEMS")]
+    pub(crate) route_batch: Option<u64>,
+}
+
+impl RouteArgs {
+    /// The routing, after [`super::checks`].
+    pub(crate) fn routing(&self) -> ply_host::distributed::routed::Routing {
+        ply_host::distributed::routed::Routing::new(
+            self.route_rest,
+            self.route_nodes,
+            self.route_batch,
+        )
+    }
+}
+
 /// `ply match`: the game, the two engines and how they play.
 #[derive(clap::Args, Debug, Clone)]
 pub(crate) struct MatchArgs {
@@ -257,6 +288,8 @@ pub(crate) enum Command {
         /// that owns it, docs/mpi.md).
         #[arg(long, conflicts_with = "no_table")]
         private_tables: bool,
+        #[command(flatten)]
+        route: RouteArgs,
         #[command(flatten)]
         checkpoint: CheckpointArgs,
     },

@@ -100,10 +100,35 @@ pub(super) fn check_settings(
         Command::Perft {
             threads,
             hash_mb,
+            route,
             checkpoint,
             ..
         } => {
             check_threads_and_table(*threads, *hash_mb)?;
+            for (value, max, flag, words) in [
+                (
+                    route.route_rest,
+                    settings::MAX_ROUTE_REST,
+                    "--route-rest",
+                    " (plies)",
+                ),
+                (
+                    route.route_nodes,
+                    settings::MAX_ROUTE_NODES,
+                    "--route-nodes",
+                    " (positions)",
+                ),
+                (
+                    route.route_batch,
+                    settings::MAX_ROUTE_BATCH,
+                    "--route-batch",
+                    " (items)",
+                ),
+            ] {
+                if let Some(v) = value {
+                    settings::in_range(v, 1, max, flag, words)?;
+                }
+            }
             locks.extend(check_job(checkpoint)?);
         }
         Command::Search {

@@ -137,6 +137,7 @@ fn run_command(command: Command) -> Result<(), String> {
             hash_mb,
             no_table,
             private_tables,
+            route,
             checkpoint,
         } => {
             if depth > MAX_PERFT_DEPTH {
@@ -163,6 +164,7 @@ fn run_command(command: Command) -> Result<(), String> {
                     hash_mb,
                     no_table,
                     private_tables,
+                    routing: route.routing(),
                     distributed: checkpoint.options(command),
                 },
             )

@@ -60,6 +60,9 @@ pub struct Perft {
     /// Under MPI, each rank counts through its own table (`--private-tables`) instead
     /// of the ranks' tables joined into one.
     pub private_tables: bool,
+    /// Under MPI, how far the ranks' one table routes positions to their owners
+    /// (`--route-rest`, `--route-nodes`, `--route-batch`).
+    pub routing: crate::distributed::routed::Routing,
     /// `--checkpoint` and `--resume`; under an MPI launcher the count is dealt out to
     /// the ranks ([`crate::distributed`]).
     pub distributed: crate::distributed::Options,
@@ -98,6 +101,7 @@ impl GameCommand for Perft {
                 self.threads,
                 table.as_ref(),
                 self.private_tables,
+                self.routing,
                 &self.distributed,
             );
         }

@@ -169,11 +169,10 @@ pub fn run<G: PerftKey + Send + Sync>(
     threads: usize,
     table: Option<&SharedPerftTable>,
     private_tables: bool,
+    routing: super::routed::Routing,
     options: &Options,
 ) -> Result<u64, String> {
     let t = Instant::now();
-    // Bad settings are refused before any work, whichever way the count goes.
-    let routing = super::routed::Routing::from_env()?;
     let job = PerftJob::new(game, depth, threads, table);
     let routed = match table {
         #[cfg(feature = "mpi")]

@@ -80,13 +80,13 @@ pub trait Net {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Routing {
     /// Plies left below the last routed ply, at least: positions closer to the leaves
-    /// are counted where they are (`PLY_ROUTE_REST`, 1 to 30; default
+    /// are counted where they are (`--route-rest`, 1 to 30; default
     /// [`Routing::DEFAULT.rest`](Routing::DEFAULT)).
     pub rest: u32,
     /// The most positions of one ply on one rank for that ply to be routed further
-    /// (`PLY_ROUTE_NODES`, 1 to 2^30): bounds each rank's memory.
+    /// (`--route-nodes`, 1 to 2^30): bounds each rank's memory.
     pub level_nodes: usize,
-    /// Items in a batch, per rank (`PLY_ROUTE_BATCH`, 1 to 2^20).
+    /// Items in a batch, per rank (`--route-batch`, 1 to 2^20).
     pub batch: usize,
 }
 
@@ -98,34 +98,16 @@ impl Routing {
         batch: 64,
     };
 
-    /// The settings from `PLY_ROUTE_REST`, `PLY_ROUTE_NODES` and `PLY_ROUTE_BATCH`,
-    /// each refused with one line when it is not a number in its range.
-    pub fn from_env() -> Result<Routing, String> {
-        Self::from(|name| std::env::var(name).ok())
-    }
-
-    /// [`Routing::from_env`] with the variables read through `get`.
-    pub fn from(get: impl Fn(&str) -> Option<String>) -> Result<Routing, String> {
-        let read = |name: &str, default: u64, max: u64| -> Result<u64, String> {
-            match get(name) {
-                None => Ok(default),
-                Some(v) => match v.trim().parse::<u64>() {
-                    Ok(n) if (1..=max).contains(&n) => Ok(n),
-                    _ => Err(format!(
-                        "{}={} is not a number from 1 to {}",
-                        name,
-                        quote(&v),
-                        max
-                    )),
-                },
-            }
-        };
+    /// The settings given (`--route-rest`, `--route-nodes`, `--route-batch`, or their
+    /// variables `PLY_ROUTE_REST`, `PLY_ROUTE_NODES`, `PLY_ROUTE_BATCH`, checked by
+    /// the command line), the defaults for those not given.
+    pub fn new(rest: Option<u64>, level_nodes: Option<u64>, batch: Option<u64>) -> Routing {
         let d = Self::DEFAULT;
-        Ok(Routing {
-            rest: read("PLY_ROUTE_REST", d.rest.into(), 30)? as u32,
-            level_nodes: read("PLY_ROUTE_NODES", d.level_nodes as u64, 1 << 30)? as usize,
-            batch: read("PLY_ROUTE_BATCH", d.batch as u64, 1 << 20)? as usize,
-        })
+        Routing {
+            rest: rest.map_or(d.rest, |r| r as u32),
+            level_nodes: level_nodes.map_or(d.level_nodes, |n| n as usize),
+            batch: batch.map_or(d.batch, |b| b as usize),
+        }
     }
 
     fn text(&self) -> String {
@@ -1001,7 +983,7 @@ pub fn count<G: PerftKey + Send + Sync, N: Net>(
         let host = link.hellos[r].as_ref().map_or("?", |h| h.1.as_str());
         return Err(format!(
             "rank {} on {} has another job: every rank must run the same ply with the same \
-             arguments (and the same PLY_ROUTE_* settings)",
+             arguments (and the same --route-* settings)",
             r,
             quote(host)
         ));

@@ -180,6 +180,32 @@ fn the_environment_is_the_fallback_of_the_flags() {
         "{}",
         stderr(&o)
     );
+    // The routing of perft's one table across MPI ranks: flags with their variables,
+    // each checked before any work.
+    for (args, env, needle) in [
+        (
+            &["perft", "checkers", "5", "--route-rest", "31"][..],
+            &[][..],
+            "--route-rest 31 is out of range: expected 1 to 30",
+        ),
+        (
+            &["perft", "checkers", "5", "--route-batch", "0"],
+            &[],
+            "--route-batch 0 is out of range: expected 1 to 1048576",
+        ),
+        (
+            &["perft", "checkers", "5"],
+            &[("PLY_ROUTE_NODES", "0")],
+            "PLY_ROUTE_NODES='0' is out of range",
+        ),
+    ] {
+        let o = run(args, env, "");
+        assert_eq!(o.status.code(), Some(1), "{:?}: {}", args, stderr(&o));
+        assert!(stderr(&o).contains(needle), "{}", stderr(&o));
+        assert!(stdout(&o).is_empty());
+    }
+    let o = run(&["perft", "checkers", "5", "--route-rest", "3"], &[], "");
+    assert_eq!(stdout(&o).lines().next(), Some("7361"), "{}", stderr(&o));
     let o = run(&["solve", "tictactoe", "--move-nodes", "5"], &[], "");
     assert!(
         stderr(&o).contains("--move-nodes is not available for solving tictactoe"),

@@ -192,31 +192,17 @@ fn the_ranks_tables_act_as_one_when_routed_to_the_last_table_depth() {
 }
 
 #[test]
-fn bad_routing_settings_are_refused_in_one_line() {
-    let env = |pairs: &'static [(&'static str, &'static str)]| {
-        move |name: &str| {
-            pairs
-                .iter()
-                .find(|(k, _)| *k == name)
-                .map(|(_, v)| v.to_string())
-        }
-    };
-    assert_eq!(Routing::from(env(&[])), Ok(Routing::DEFAULT));
+fn routing_takes_the_settings_given_and_the_defaults_for_the_rest() {
+    assert_eq!(Routing::new(None, None, None), Routing::DEFAULT);
     assert_eq!(
-        Routing::from(env(&[("PLY_ROUTE_REST", "6"), ("PLY_ROUTE_BATCH", "8")])),
-        Ok(Routing {
+        Routing::new(Some(6), None, Some(8)),
+        Routing {
             rest: 6,
             batch: 8,
             ..Routing::DEFAULT
-        })
+        }
     );
-    assert_eq!(
-        Routing::from(env(&[("PLY_ROUTE_REST", "0")])),
-        Err("PLY_ROUTE_REST='0' is not a number from 1 to 30".into())
-    );
-    assert!(Routing::from(env(&[("PLY_ROUTE_NODES", "x")]))
-        .unwrap_err()
-        .starts_with("PLY_ROUTE_NODES="));
+    assert_eq!(Routing::new(None, Some(300), None).level_nodes, 300);
 }
 
 #[test]
