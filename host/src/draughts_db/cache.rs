@@ -1,8 +1,11 @@
 //! The inflated blocks of compressed slices, a cache a thread: the
 //! [`Reader`](ply_core::games::draughts::db::Reader) of every database the host
 //! loads or builds. No lock on the way of a probe: each thread has its own slots
-//! (direct-mapped, [`SLOTS`] of them, [`MAX_BLOCK_BYTES`] each: 2 MiB a thread that
-//! probes, allocated at its first probe of a compressed slice).
+//! ([`SETS`] sets of [`WAYS`], the least recently used of a set replaced;
+//! [`MAX_BLOCK_BYTES`] a slot: 8 MiB a thread that probes, allocated at its first
+//! probe of a compressed slice). A set of several ways, not one slot a block: the
+//! children of a position lie in a few dozen blocks, and two of them sharing a
+//! single slot would inflate each other out at every position.
 //!
 //! A block is checked against its checksum before it is inflated (every block was
 //! checked when its file was opened, so a mismatch means the file changed since):
@@ -19,8 +22,14 @@ use ply_core::games::draughts::db::{Inflater, Packed, BLOCK_ENTRIES};
 
 use crate::kalah_solve::checksum::checksum;
 
+/// Sets of slots.
+pub const SETS: usize = 256;
+
+/// Slots a set.
+pub const WAYS: usize = 4;
+
 /// Blocks each thread keeps inflated.
-pub const SLOTS: usize = 256;
+pub const SLOTS: usize = SETS * WAYS;
 
 /// One thread's blocks.
 struct Cache {
@@ -28,6 +37,9 @@ struct Cache {
     /// checksum (memory freed and used again by other blocks cannot pass for it),
     /// or zeros for an empty slot.
     tags: Vec<(usize, usize, u64)>,
+    /// For each slot, when it was last used (`clock`).
+    used: Vec<u64>,
+    clock: u64,
     /// The slots' entries, [`MAX_BLOCK_BYTES`] a slot.
     bytes: Vec<u8>,
     state: Box<Inflater>,
@@ -67,21 +79,31 @@ pub fn read(p: &Packed<'_>, i: u64) -> Option<u16> {
     let b = (i / BLOCK_ENTRIES as u64) as usize;
     let at = (i % BLOCK_ENTRIES as u64) as usize;
     let tag = (p.data().as_ptr() as usize, b + 1, p.block_checksum(b)?);
-    let slot = (tag.0 >> 4 ^ tag.1.wrapping_mul(0x9E37_79B9)) % SLOTS;
+    let set = (tag.0 >> 4 ^ tag.1.wrapping_mul(0x9E37_79B9)) % SETS;
     CACHE.with(|c| {
         let mut c = c.borrow_mut();
         let c = c.get_or_insert_with(|| Cache {
             tags: vec![(0, 0, 0); SLOTS],
+            used: vec![0; SLOTS],
+            clock: 0,
             bytes: vec![0; SLOTS * MAX_BLOCK_BYTES],
             state: Box::default(),
         });
-        let out = &mut c.bytes[slot * MAX_BLOCK_BYTES..(slot + 1) * MAX_BLOCK_BYTES];
-        if c.tags[slot] != tag {
-            c.tags[slot] = (0, 0, 0);
-            unpack(p, b, out, &mut c.state);
-            c.tags[slot] = tag;
-        }
-        code_at(out, p.width(), at)
+        c.clock += 1;
+        let ways = set * WAYS..(set + 1) * WAYS;
+        let slot = match ways.clone().find(|&w| c.tags[w] == tag) {
+            Some(w) => w,
+            None => {
+                let w = ways.min_by_key(|&w| c.used[w]).unwrap_or(set * WAYS);
+                c.tags[w] = (0, 0, 0);
+                let out = &mut c.bytes[w * MAX_BLOCK_BYTES..(w + 1) * MAX_BLOCK_BYTES];
+                unpack(p, b, out, &mut c.state);
+                c.tags[w] = tag;
+                w
+            }
+        };
+        c.used[slot] = c.clock;
+        code_at(&c.bytes[slot * MAX_BLOCK_BYTES..], p.width(), at)
     })
 }
 
