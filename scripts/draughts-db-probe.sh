@@ -8,7 +8,7 @@
 #
 #   scripts/draughts-db-probe.sh DIR...     each DIR a tables directory (holding checkers-db/)
 #
-# Environment: DEPTH (default 14), NICE (default 10), PLY (a ply binary instead of
+# Environment: DEPTH (default 20), NICE (default 10), PLY (a ply binary instead of
 # building this checkout's).
 set -euo pipefail
 
@@ -17,22 +17,21 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 for d in "$@"; do
   [ -d "$d/checkers-db" ] || { echo "draughts-db-probe.sh: $d has no checkers-db/" >&2; exit 2; }
 done
-depth="${DEPTH:-14}"
+depth="${DEPTH:-20}"
 nice_level="${NICE:-10}"
 if [ -z "${PLY:-}" ]; then
   cargo build --release -q -p ply-host --manifest-path "$root/Cargo.toml"
   PLY="$root/target/release/ply"
 fi
-# Endings of 6 to 8 pieces: the search reaches the databases at every capture.
+# Endings of 10 pieces: the search reaches the databases after four captures.
 positions=(
-  "W:W21,22,K30:B5,6,K1"
-  "W:W18,22,25,K30:B5,6,11,K1"
-  "B:W17,21,22,23:B9,10,11,K3"
+  "W:W18,22,25,27,K30:B5,6,11,13,K1"
+  "B:W17,21,22,23,26:B9,10,11,12,K3"
 )
 for d in "$@"; do
   echo "== $d: $(ls "$d/checkers-db" | grep -c '\.v3\.cdb$') compressed files, $(ls "$d/checkers-db" | grep -c '\.v2\.cdb$') plain, $(du -sbL "$d/checkers-db" | awk '{print $1}') bytes"
   PLY_TABLES_DIR="$d" nice -n "$nice_level" cargo bench -q -p ply-benches --bench draughts_db \
-    --manifest-path "$root/Cargo.toml" 2>&1 | grep -E 'draughts_db|time:|thrpt:' || true
+    --manifest-path "$root/Cargo.toml" 2>&1 | grep -E 'draughts_db|time:|thrpt:' | grep -v '%' || true
   for p in "${positions[@]}"; do
     for eval in learned-db learned; do
       out="$(PLY_TABLES_DIR="$d" nice -n "$nice_level" "$PLY" search checkers --position "$p" \
