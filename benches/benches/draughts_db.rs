@@ -4,7 +4,7 @@
 //! without one from the databases of up to 4 pieces built here and written
 //! compressed to a temporary directory. Criterion reports probes per second:
 //!
-//! * `cached`: 4,096 positions of one block, probed over and over (its block stays
+//! * `cached`: the positions of one block, probed over and over (its block stays
 //!   inflated in the thread's cache);
 //! * `random`: 65,536 positions drawn uniformly from those of the largest piece
 //!   count, so nearly every probe of a compressed slice inflates its block.
@@ -13,7 +13,7 @@
 //! (scripts/draughts-db-probe.sh runs it on both forms, with the engine's nodes/s).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use ply_core::games::draughts::db::{keys_of, slice_size, unrank, Database, Slice};
+use ply_core::games::draughts::db::{keys_of, slice_size, unrank, Database, Slice, BLOCK_ENTRIES};
 use ply_core::games::draughts::{Draughts, Rules};
 use ply_host::draughts_db;
 
@@ -70,7 +70,7 @@ fn bench(c: &mut Criterion) {
     };
     let random: Vec<Draughts> = (0..65_536).map(|_| at(next(&mut seed) % total)).collect();
     let largest = *keys.iter().max_by_key(|k| slice_size(**k)).unwrap();
-    let block: Vec<Draughts> = (0..4096)
+    let block: Vec<Draughts> = (0..BLOCK_ENTRIES as u64)
         .map(|i| unrank(largest, i).game_with(rules))
         .collect();
     let probe_all = |games: &[Draughts]| {

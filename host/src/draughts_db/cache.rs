@@ -23,7 +23,7 @@ use ply_core::games::draughts::db::{Inflater, Packed, BLOCK_ENTRIES};
 use crate::kalah_solve::checksum::checksum;
 
 /// Sets of slots.
-pub const SETS: usize = 256;
+pub const SETS: usize = 1024;
 
 /// Slots a set.
 pub const WAYS: usize = 4;

@@ -18,7 +18,7 @@
 //! | 16 | 4 | bytes an entry: 1, or 2 where a distance is over 126 plies |
 //! | 20 | 4 | compression: 1, each block deflated (RFC 1951, raw) on its own |
 //! | 24 | 8 | entries (`slice_size`) |
-//! | 32 | 4 | entries a block (4096; the last block fewer) |
+//! | 32 | 4 | entries a block (1024; the last block fewer) |
 //! | 36 | 4 | the deflate level it was written with (0 to 10) |
 //! | 40 | 8 | blocks |
 //! | 48 | 8 | the checksum of the block index |

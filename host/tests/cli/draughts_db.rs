@@ -66,7 +66,7 @@ fn a_damaged_file_is_found_and_rebuilt_with_a_line_saying_why() {
     let d = scratch("draughts-db", "damaged");
     build("2", &d);
     build("3", &d);
-    // A slice of 3 pieces (7 blocks of up to 4,096 entries): a bit of
+    // A slice of 3 pieces (26,040 positions: 26 blocks of up to 1,024 entries): a bit of
     // its last block's bytes flipped.
     let f = d.join("checkers-db/m1k1-m0k1.v3.cdb");
     let mut bytes = std::fs::read(&f).unwrap();
@@ -80,7 +80,7 @@ fn a_damaged_file_is_found_and_rebuilt_with_a_line_saying_why() {
     assert_eq!(why.len(), 1, "{}", err);
     assert!(
         why[0].contains(
-            "m1k1-m0k1.v3.cdb: block 6 of 7: its checksum does not match (the file is damaged); rebuilding it"
+            "m1k1-m0k1.v3.cdb: block 25 of 26: its checksum does not match (the file is damaged); rebuilding it"
         ),
         "{}",
         err
@@ -92,7 +92,7 @@ fn a_damaged_file_is_found_and_rebuilt_with_a_line_saying_why() {
     assert!(o.status.success(), "{}", stderr(&o));
     let err = stderr(&o);
     assert!(
-        err.contains("m1k1-m0k1.v3.cdb: block 6 of 7: its checksum does not match")
+        err.contains("m1k1-m0k1.v3.cdb: block 25 of 26: its checksum does not match")
             && err.contains("not used (ply db build checkers --pieces 3 rebuilds it)"),
         "{}",
         err

@@ -14,8 +14,9 @@ use miniz_oxide::inflate::TINFLStatus;
 
 use super::value::{value_of, Value};
 
-/// Entries a block: 4 KiB of one-byte entries, 8 of two-byte ones.
-pub const BLOCK_ENTRIES: usize = 4096;
+/// Entries a block: 1 KiB of one-byte entries, 2 of two-byte ones (measured against
+/// 4,096: docs/log/2026-11-29-draughts-databases-6.md).
+pub const BLOCK_ENTRIES: usize = 1024;
 
 /// The most bytes a block inflates to (two-byte entries).
 pub const MAX_BLOCK_BYTES: usize = 2 * BLOCK_ENTRIES;
