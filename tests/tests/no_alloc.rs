@@ -222,3 +222,36 @@ fn tabled_perft_allocates_nothing() {
     assert_tabled_perft_allocates_nothing(Halma8::start(Default::default()), 4);
     assert_tabled_perft_allocates_nothing(Halma16::start(Default::default()), 2);
 }
+
+/// A compressed draughts database slice (`db::packed`) read in the core: its block
+/// index checked, every entry looked up (each lookup inflating its block on the
+/// stack), and positions probed through a `Database` without a cache, allocate
+/// nothing. (The slices are built and deflated by the host before counting.)
+#[test]
+fn compressed_draughts_database_lookups_allocate_nothing() {
+    use ply_core::games::draughts::db::{keys_of, Database, Packed, Slice};
+    use ply_core::games::draughts::Rules;
+    use ply_host::draughts_db::{build_in_memory, file};
+    let (db, _) = build_in_memory(2, 1).unwrap();
+    let key = keys_of(2)
+        .max_by_key(|k| db.slice(*k).unwrap().len())
+        .unwrap();
+    let Some(Slice::Plain(plain)) = db.slice(key) else {
+        panic!("a slice built in memory is plain")
+    };
+    let (index, data) = file::pack(plain, file::LEVEL, 1);
+    let mut packed = Database::new();
+    let games: Vec<Draughts> = (0..plain.len() as u64)
+        .step_by(97)
+        .map(|i| ply_core::games::draughts::db::unrank(key, i).game_with(Rules::english()))
+        .collect();
+    let (n, same) = allocations(|| {
+        let p = Packed::new(&index, &data, plain.len() as u64, plain.width()).unwrap();
+        packed.set_slice(key, Slice::Packed(p)).unwrap();
+        let entries = (0..plain.len()).all(|i| p.get(i as u64) == plain.get(i));
+        let probes = games.iter().all(|g| packed.probe(g) == db.probe(g));
+        entries && probes
+    });
+    assert!(same, "the compressed slice reads other values");
+    assert_eq!(n, 0, "allocations reading a compressed slice");
+}

@@ -7,6 +7,7 @@
 //! for `ply solve checkers` and the AI players. docs/games/draughts-databases.md
 //! describes them.
 
+pub mod cache;
 pub mod file;
 
 use std::ops::Range;
@@ -16,8 +17,8 @@ use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
 use ply_core::games::draughts::db::{
-    build, check, entry_width, keys_of, slice_size, BuildError, Database, Entries, Pair, SliceKey,
-    Value, BYTE_MAX_DISTANCE, MAX_DISTANCE, MAX_PIECES,
+    build, check, entry_width, keys_of, slice_size, BuildError, Database, Entries, Inflater, Pair,
+    Slice, SliceKey, Value, BLOCK_ENTRIES, BYTE_MAX_DISTANCE, MAX_DISTANCE, MAX_PIECES,
 };
 
 /// The most pieces `ply db build` builds on one machine.
@@ -40,6 +41,8 @@ pub struct BuildReport {
     pub build_secs: f64,
     /// The threads the build ran on.
     pub threads: usize,
+    /// Slices converted from plain (format 2) files to compressed ones.
+    pub converted: usize,
 }
 
 /// Bytes of memory a build of up to `pieces` pieces needs: every slice a byte a
@@ -100,6 +103,7 @@ fn build_into(
     progress: &mut dyn FnMut(&str),
 ) -> Result<(&'static Database<'static>, BuildReport), String> {
     let mut db = Box::new(Database::new());
+    db.set_reader(cache::read);
     let mut report = BuildReport {
         threads,
         ..BuildReport::default()
@@ -113,27 +117,18 @@ fn build_into(
                 continue; // built with its pair
             }
             let keys = [key, other];
-            let mut good: Vec<Entries<'static>> = Vec::new();
-            for k in keys.iter().take(if other == key { 1 } else { 2 }) {
+            let count = if other == key { 1 } else { 2 };
+            let mut good: Vec<Slice<'static>> = Vec::new();
+            for k in keys.iter().take(count) {
                 let Some(dir) = dir else { break };
-                let p = file::path(dir, *k);
-                match file::read(&p, *k) {
-                    file::Read::Good(slice) => good.push(slice.leak()),
-                    file::Read::Missing => {}
-                    file::Read::Bad(why) => {
-                        progress(&format!(
-                            "checkers db: {}: {}; rebuilding it",
-                            p.display(),
-                            why
-                        ));
-                    }
+                if let Some(slice) = read_or_convert(dir, *k, threads, &mut report, progress)? {
+                    good.push(slice);
                 }
             }
-            let count = if other == key { 1 } else { 2 };
             if good.len() == count {
-                for (k, codes) in keys.iter().zip(good) {
-                    db.set(*k, codes).map_err(str::to_string)?;
-                    report.loaded += codes.len() as u64;
+                for (k, slice) in keys.iter().zip(good) {
+                    db.set_slice(*k, slice).map_err(str::to_string)?;
+                    report.loaded += slice.len();
                 }
                 continue;
             }
@@ -144,7 +139,7 @@ fn build_into(
                 let codes = entries(Vec::leak(bytes), width)?;
                 if let Some(dir) = dir {
                     let p = file::path(dir, *k);
-                    file::save(&p, *k, codes)
+                    file::save(&p, *k, codes, threads)
                         .map_err(|e| format!("cannot write {}: {}", p.display(), e))?;
                 }
                 report.built += codes.len() as u64;
@@ -171,6 +166,63 @@ fn build_into(
         ));
     }
     Ok((Box::leak(db), report))
+}
+
+/// Slice `key` from its file in `dir`: the compressed file where it is good; else
+/// a good plain (format 2) file, converted to a compressed one with a line to
+/// `progress` saying so (the plain file is left: it may be removed); `None` where
+/// neither is there or good (then a line says why the one there is not).
+fn read_or_convert(
+    dir: &Path,
+    key: SliceKey,
+    threads: usize,
+    report: &mut BuildReport,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Option<Slice<'static>>, String> {
+    let p = file::path(dir, key);
+    match file::read(&p, key) {
+        file::Read::Good(slice) => return Ok(Some(slice.leak(&p))),
+        file::Read::Bad(why) => {
+            progress(&format!(
+                "checkers db: {}: {}; rebuilding it",
+                p.display(),
+                why
+            ));
+            return Ok(None);
+        }
+        file::Read::Missing => {}
+    }
+    let plain = file::plain_path(dir, key);
+    match file::read(&plain, key) {
+        file::Read::Good(slice) => {
+            let from = slice.file_bytes().len();
+            let Slice::Plain(entries) = slice.leak(&plain) else {
+                return Err(format!("{}: not plain entries (a bug)", plain.display()));
+            };
+            let t = Instant::now();
+            let to = file::save(&p, key, entries, threads)
+                .map_err(|e| format!("cannot write {}: {}", p.display(), e))?;
+            report.converted += 1;
+            progress(&format!(
+                "checkers db: {}: converted to the compressed form {} ({} bytes to {}, {:.2} s); the plain file may be removed",
+                plain.display(),
+                file::file_name(key),
+                from,
+                to,
+                t.elapsed().as_secs_f64()
+            ));
+            Ok(Some(Slice::Plain(entries)))
+        }
+        file::Read::Bad(why) => {
+            progress(&format!(
+                "checkers db: {}: {}; rebuilding it",
+                plain.display(),
+                why
+            ));
+            Ok(None)
+        }
+        file::Read::Missing => Ok(None),
+    }
 }
 
 /// `bytes` as entries of `width` bytes.
@@ -282,14 +334,35 @@ pub fn census(db: &Database, pieces: u32, threads: usize) -> Vec<Census> {
         for key in keys_of(n) {
             let Some(e) = db.slice(key) else { continue };
             c.wide += usize::from(e.width() == 2);
-            let counts: Result<Histogram, std::convert::Infallible> =
-                in_chunks(threads, e.len() as u64, 1 << 20, |r| {
-                    let mut h = Histogram(vec![0; 1 << (8 * e.width())]);
-                    for i in r {
-                        h.0[e.code(i as usize).unwrap_or(0) as usize] += 1;
+            let count = |h: &mut Histogram, codes: &[u8], width: usize| {
+                for i in 0..codes.len() / width {
+                    let code = ply_core::games::draughts::db::packed::code_at(codes, width, i);
+                    h.0[code.unwrap_or(0) as usize] += 1;
+                }
+            };
+            let new = || Histogram(vec![0; 1 << (8 * e.width())]);
+            let counts: Result<Histogram, std::convert::Infallible> = match e {
+                Slice::Plain(e) => in_chunks(threads, e.len() as u64, 1 << 20, |r| {
+                    let mut h = new();
+                    let w = e.width();
+                    count(
+                        &mut h,
+                        &e.bytes()[r.start as usize * w..r.end as usize * w],
+                        w,
+                    );
+                    Ok(h)
+                }),
+                Slice::Packed(p) => in_chunks(threads, p.blocks() as u64, 64, |r| {
+                    let mut h = new();
+                    let mut out = vec![0; BLOCK_ENTRIES * p.width()];
+                    let mut state = Inflater::default();
+                    for b in r {
+                        let n = cache::unpack(&p, b as usize, &mut out, &mut state);
+                        count(&mut h, &out[..n], p.width());
                     }
                     Ok(h)
-                });
+                }),
+            };
             let Ok(counts) = counts;
             for (code, &k) in counts.0.iter().enumerate() {
                 if k == 0 {
@@ -435,12 +508,19 @@ impl std::ops::AddAssign for Counts {
 /// when not even the one-piece slices are there.
 pub fn load(dir: &Path, progress: &mut dyn FnMut(&str)) -> Option<&'static Database<'static>> {
     let mut db = Box::new(Database::new());
+    db.set_reader(cache::read);
     'pieces: for n in 1..=MAX_PIECES {
         let mut these = Vec::new();
         for key in keys_of(n) {
-            let p = file::path(dir, key);
-            match file::read(&p, key) {
-                file::Read::Good(slice) => these.push((key, slice)),
+            let mut p = file::path(dir, key);
+            let mut found = file::read(&p, key);
+            if matches!(found, file::Read::Missing) {
+                // Format 2 is read as it is (ply db build converts it).
+                p = file::plain_path(dir, key);
+                found = file::read(&p, key);
+            }
+            match found {
+                file::Read::Good(slice) => these.push((key, p, slice)),
                 file::Read::Missing => break 'pieces,
                 file::Read::Bad(why) => {
                     progress(&format!(
@@ -453,8 +533,8 @@ pub fn load(dir: &Path, progress: &mut dyn FnMut(&str)) -> Option<&'static Datab
                 }
             }
         }
-        for (key, slice) in these {
-            db.set(key, slice.leak()).ok()?;
+        for (key, p, slice) in these {
+            db.set_slice(key, slice.leak(&p)).ok()?;
         }
     }
     if db.pieces() == 0 {
@@ -477,7 +557,7 @@ pub fn shared() -> Option<&'static Database<'static>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ply_core::games::draughts::db::unrank;
+    use ply_core::games::draughts::db::{unrank, Lookup, Packed};
 
     /// With a byte made to hold only 4 plies, every slice with a longer distance
     /// must get two-byte entries that hold it exactly, in memory and through its
@@ -510,9 +590,9 @@ mod tests {
                 }
                 for i in 0..r.len() {
                     let v = r.get(i);
-                    assert!(v.is_some(), "{:?} {}", unrank(key, i as u64), i);
+                    assert!(v.is_some(), "{:?} {}", unrank(key, i), i);
                     assert_eq!(e.get(i), v, "{:?} {}", key, i);
-                    assert_eq!(loaded.slice(key).unwrap().get(i), v, "{:?} {}", key, i);
+                    assert_eq!(loaded.value(key, i), v, "{:?} {}", key, i);
                 }
             }
         }
@@ -522,6 +602,137 @@ mod tests {
             wide,
             bytes
         );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Every slice of up to 4 pieces (one-byte entries), and of up to 3 with
+    /// two-byte ones (a byte made to hold 4 plies), compressed and inflated again:
+    /// each block equals its entries, and each value read through the cache (in
+    /// index order, then jumping between blocks) equals the plain one.
+    #[test]
+    fn every_slice_up_to_4_pieces_round_trips_through_its_blocks() {
+        let (real, _) = build_in_memory(4, 2).unwrap();
+        let (narrow, _) = build_into(3, 2, None, 4, &mut |_| {}).unwrap();
+        let mut wide = 0;
+        for (db, pieces) in [(real, 4), (narrow, 3)] {
+            for key in (1..=pieces).flat_map(keys_of) {
+                let Some(Slice::Plain(e)) = db.slice(key) else {
+                    panic!("{:?}: a built slice is plain", key)
+                };
+                wide += usize::from(e.width() == 2);
+                let (index, data) = file::pack(e, file::LEVEL, 2);
+                let p = Packed::new(&index, &data, e.len() as u64, e.width()).unwrap();
+                assert_eq!(p.blocks(), e.len().div_ceil(BLOCK_ENTRIES), "{:?}", key);
+                let mut out = vec![0; BLOCK_ENTRIES * 2];
+                let mut state = Inflater::default();
+                let chunk = BLOCK_ENTRIES * e.width();
+                for (b, want) in e.bytes().chunks(chunk).enumerate() {
+                    assert_eq!(p.unpack(b, &mut out, &mut state), Ok(want.len()));
+                    assert_eq!(&out[..want.len()], want, "{:?} block {}", key, b);
+                }
+                let mut one = Database::new();
+                one.set_reader(cache::read);
+                one.set_slice(key, Slice::Packed(p)).unwrap();
+                let n = e.len() as u64;
+                for i in (0..n).chain((0..n).map(|i| (i * 7919) % n)) {
+                    assert_eq!(one.value(key, i), e.get(i as usize), "{:?} {}", key, i);
+                }
+                assert_eq!(one.value(key, n), None);
+                // Without the cache, the same (a block inflated each time).
+                let i = n / 2;
+                assert_eq!(p.get(i), e.get(i as usize));
+            }
+        }
+        assert!(wide > 0, "no slice of two-byte entries");
+    }
+
+    /// A block's bytes changed: it does not inflate to its entries (the file's
+    /// checksums find it first: `file::check_packed`, the CLI tests).
+    #[test]
+    fn a_changed_block_does_not_inflate() {
+        let (db, _) = build_in_memory(3, 1).unwrap();
+        let key = keys_of(3).max_by_key(|k| slice_size(*k)).unwrap();
+        let Some(Slice::Plain(e)) = db.slice(key) else {
+            panic!()
+        };
+        let (index, mut data) = file::pack(e, file::LEVEL, 1);
+        let mut out = vec![0; BLOCK_ENTRIES];
+        let mut state = Inflater::default();
+        for at in [0, data.len() / 2, data.len() - 1] {
+            data[at] ^= 0x55;
+            let p = Packed::new(&index, &data, e.len() as u64, 1).unwrap();
+            let b = (0..p.blocks())
+                .find(|&b| {
+                    p.block(b)
+                        .unwrap()
+                        .as_ptr_range()
+                        .contains(&data[at..].as_ptr())
+                })
+                .unwrap();
+            let got = p.unpack(b, &mut out, &mut state);
+            let chunk =
+                &e.bytes()[b * BLOCK_ENTRIES..(b * BLOCK_ENTRIES + BLOCK_ENTRIES).min(e.len())];
+            assert!(
+                got.is_err() || &out[..chunk.len()] != chunk,
+                "byte {} changed, block {} still inflates to its entries",
+                at,
+                b
+            );
+            assert_ne!(
+                Some(crate::kalah_solve::checksum::checksum(p.block(b).unwrap())),
+                p.block_checksum(b)
+            );
+            data[at] ^= 0x55;
+        }
+    }
+
+    /// Plain files (format 2, as builds before the compressed form wrote them) are
+    /// read as they are, and a build converts each to a compressed file with a line
+    /// saying so, building nothing; the values are the same through either.
+    #[test]
+    fn plain_files_are_read_and_converted_with_a_line() {
+        let dir = std::env::temp_dir().join(format!("ply-cdb-plain-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let (real, _) = build_in_memory(3, 2).unwrap();
+        let keys: Vec<SliceKey> = (1..=3).flat_map(keys_of).collect();
+        for &key in &keys {
+            let Some(Slice::Plain(e)) = real.slice(key) else {
+                panic!()
+            };
+            file::save_plain(&file::plain_path(&dir, key), key, e).unwrap();
+        }
+        let same = |db: &Database, packed: bool| {
+            for &key in &keys {
+                let s = db.slice(key).unwrap();
+                assert_eq!(matches!(s, Slice::Packed(_)), packed, "{:?}", key);
+                for i in 0..slice_size(key) {
+                    assert_eq!(db.value(key, i), real.value(key, i), "{:?} {}", key, i);
+                }
+            }
+        };
+        same(load(&dir, &mut |l| panic!("{}", l)).unwrap(), false);
+        let mut lines = Vec::new();
+        let (built, report) = build_into(3, 2, Some(&dir), BYTE_MAX_DISTANCE, &mut |l| {
+            lines.push(l.to_string())
+        })
+        .unwrap();
+        assert_eq!((report.built, report.converted), (0, keys.len()));
+        let converted = lines
+            .iter()
+            .filter(|l| l.contains(".v2.cdb: converted to the compressed form m"))
+            .count();
+        assert_eq!(converted, keys.len(), "{:?}", lines);
+        same(built, false);
+        for &key in &keys {
+            assert!(file::path(&dir, key).exists());
+        }
+        // The compressed files are read first; the plain ones may go.
+        same(load(&dir, &mut |l| panic!("{}", l)).unwrap(), true);
+        for &key in &keys {
+            std::fs::remove_file(file::plain_path(&dir, key)).unwrap();
+        }
+        same(load(&dir, &mut |l| panic!("{}", l)).unwrap(), true);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -136,18 +136,29 @@ impl HostGame for Draughts {
             .flat_map(ply_core::games::draughts::db::keys_of)
             .filter_map(|k| db.slice(k))
             .collect();
-        let total: u64 = slices.iter().map(|s| s.len() as u64).sum();
-        let bytes: u64 = slices.iter().map(|s| s.bytes().len() as u64).sum();
+        let total: u64 = slices.iter().map(|s| s.len()).sum();
+        let disk: u64 = (1..=pieces)
+            .flat_map(ply_core::games::draughts::db::keys_of)
+            .filter_map(|k| std::fs::metadata(draughts_db::file::path(&dir, k)).ok())
+            .map(|m| m.len())
+            .sum();
         let wide = slices.iter().filter(|s| s.width() == 2).count();
         let mut lines = vec![format!(
-            "checkers db: every position with up to {} pieces in {}: {} positions, {} bytes of entries ({} of {} slices two bytes a position)",
+            "checkers db: every position with up to {} pieces in {}: {} positions, {} bytes on disk in compressed blocks ({:.3} bytes a position; {} of {} slices two bytes a position)",
             pieces,
             dir.display(),
             total,
-            bytes,
+            disk,
+            disk as f64 / total.max(1) as f64,
             wide,
             slices.len()
         )];
+        if r.converted > 0 {
+            lines.push(format!(
+                "converted now: {} slices from plain files (format 2) to compressed ones",
+                r.converted
+            ));
+        }
         for (n, c) in (1..=pieces).zip(draughts_db::census(db, pieces, threads)) {
             let all = (c.won + c.lost + c.drawn).max(1) as f64;
             let longest = c.longest.map_or("none".to_string(), |(d, loss, key)| {

@@ -54,42 +54,66 @@ fn build_writes_a_file_a_slice_and_goes_on_from_them() {
         stderr(&again)
     );
     // A slice removed (a build stopped before it): only its pair is built again.
-    std::fs::remove_file(d.join("checkers-db/m0k1-m0k1.v2.cdb")).unwrap();
+    std::fs::remove_file(d.join("checkers-db/m0k1-m0k1.v3.cdb")).unwrap();
     let resumed = build("2", &d);
     let err = stderr(&resumed);
     assert_eq!(err.matches("checkers db: built").count(), 1, "{}", err);
-    assert!(err.contains("built m0k1-m0k1.v2.cdb ("), "{}", err);
+    assert!(err.contains("built m0k1-m0k1.v3.cdb ("), "{}", err);
 }
 
 #[test]
 fn a_damaged_file_is_found_and_rebuilt_with_a_line_saying_why() {
     let d = scratch("draughts-db", "damaged");
     build("2", &d);
-    let f = d.join("checkers-db/m1k0-m0k1.v2.cdb");
+    build("3", &d);
+    // A slice of 3 pieces (26,040 positions: 26 blocks of up to 1,024 entries): a bit of
+    // its last block's bytes flipped.
+    let f = d.join("checkers-db/m1k1-m0k1.v3.cdb");
     let mut bytes = std::fs::read(&f).unwrap();
     let good = bytes.clone();
     let last = bytes.len() - 1;
     bytes[last] ^= 0x10;
     std::fs::write(&f, &bytes).unwrap();
-    let o = build("2", &d);
+    let o = build("3", &d);
     let err = stderr(&o);
     let why: Vec<&str> = err.lines().filter(|l| l.contains("rebuilding")).collect();
     assert_eq!(why.len(), 1, "{}", err);
     assert!(
-        why[0].contains("m1k0-m0k1.v2.cdb: its entries' checksum does not match"),
+        why[0].contains(
+            "m1k1-m0k1.v3.cdb: block 25 of 26: its checksum does not match (the file is damaged); rebuilding it"
+        ),
         "{}",
         err
     );
     assert_eq!(std::fs::read(&f).unwrap(), good);
-    // Cut short: the header says so.
-    std::fs::write(&f, &good[..good.len() - 5]).unwrap();
-    let err = stderr(&build("2", &d));
-    assert!(err.contains("entries, expected"), "{}", err);
+    // The players leave it out, with a line naming the command that rebuilds it.
+    std::fs::write(&f, &bytes).unwrap();
+    let o = ply_db(&["solve", "checkers", "--position", "W:WK32:BK26"], &d);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("m1k1-m0k1.v3.cdb: block 25 of 26: its checksum does not match")
+            && err.contains("not used (ply db build checkers --pieces 3 rebuilds it)"),
+        "{}",
+        err
+    );
+    build("3", &d);
     assert_eq!(std::fs::read(&f).unwrap(), good);
+    // Cut short: the block index says so.
+    std::fs::write(&f, &good[..good.len() - 5]).unwrap();
+    let err = stderr(&build("3", &d));
+    assert!(
+        err.contains("not what its block index says (the file is cut short or damaged)"),
+        "{}",
+        err
+    );
+    assert_eq!(std::fs::read(&f).unwrap(), good);
+    let f = d.join("checkers-db/m1k0-m0k1.v3.cdb");
+    let good = std::fs::read(&f).unwrap();
     // Another file's bytes: another slice.
     std::fs::write(
         &f,
-        std::fs::read(d.join("checkers-db/m0k1-m1k0.v2.cdb")).unwrap(),
+        std::fs::read(d.join("checkers-db/m0k1-m1k0.v3.cdb")).unwrap(),
     )
     .unwrap();
     let err = stderr(&build("2", &d));
@@ -182,7 +206,7 @@ fn a_killed_build_goes_on_from_the_slices_it_wrote() {
         .spawn()
         .unwrap();
     // The first pair of 4 pieces (four kings) is written before the other 33 slices.
-    let first = d.join("checkers-db/m0k4-m0k0.v2.cdb");
+    let first = d.join("checkers-db/m0k4-m0k0.v3.cdb");
     crate::common::wait_for(&first, &mut child, "ply db build");
     assert!(
         child.try_wait().unwrap().is_none(),
@@ -202,8 +226,8 @@ fn a_killed_build_goes_on_from_the_slices_it_wrote() {
         "{}",
         err
     );
-    assert!(!err.contains("built m0k0-m0k4.v2.cdb"), "{}", err);
-    assert!(err.contains("built m2k0-m2k0.v2.cdb ("), "{}", err);
+    assert!(!err.contains("built m0k0-m0k4.v3.cdb"), "{}", err);
+    assert!(err.contains("built m2k0-m2k0.v3.cdb ("), "{}", err);
     let out = stdout(&o);
     assert!(out.contains(": 7361090 positions"), "{}", out);
     assert!(
@@ -218,15 +242,15 @@ fn a_killed_build_goes_on_from_the_slices_it_wrote() {
     }
 }
 
-/// The slice files are mapped, not read: one cut short by another process while a
-/// player uses it ends the player with one error line naming it and exit status 1
-/// (`memory::FileMap`'s guard), not a silent death by SIGBUS or a wrong value.
+/// A player whose databases (2 pieces) are mapped and probed once (two kings:
+/// Lasker's diagram 88), then `change` done to a file of a slice it has not probed
+/// (a White man against a Black king, White to move), then that slice probed: the
+/// exit status, the lines of standard output after the change, and standard error.
 #[cfg(target_os = "linux")]
-#[test]
-fn a_mapped_slice_cut_short_is_one_error_line() {
+fn probe_after(name: &str, change: impl FnOnce(&Path)) -> (Option<i32>, Vec<String>, String) {
     use std::io::{BufRead, BufReader, Write};
     use std::process::Stdio;
-    let d = scratch("draughts-db", "sigbus");
+    let d = scratch("draughts-db", name);
     build("2", &d);
     let mut child = Command::new(env!("CARGO_BIN_EXE_ply"))
         .args(["engine", "checkers", "--eval", "learned-db"])
@@ -238,27 +262,39 @@ fn a_mapped_slice_cut_short_is_one_error_line() {
         .unwrap();
     let mut input = child.stdin.take().unwrap();
     let mut out = BufReader::new(child.stdout.take().unwrap()).lines();
-    // The first search maps the databases (two kings: Lasker's diagram 88).
+    // The first search maps the databases and checks every block.
     writeln!(input, "position fen W:WK32:BK26\ngo depth 2").unwrap();
     let best = out
         .by_ref()
         .map(|l| l.unwrap())
         .find(|l| l.starts_with("bestmove"));
     assert_eq!(best.as_deref(), Some("bestmove 32-27"));
-    // King against king, cut to nothing: the next probe of it faults.
-    std::fs::OpenOptions::new()
-        .write(true)
-        .open(d.join("checkers-db/m0k1-m0k1.v2.cdb"))
-        .unwrap()
-        .set_len(0)
-        .unwrap();
-    writeln!(input, "position fen B:WK1:BK20\ngo depth 2").unwrap();
+    change(&d.join("checkers-db/m1k0-m0k1.v3.cdb"));
+    // Black to move, its children White to move with a man on 10.
+    writeln!(input, "position fen B:W10:BK20\ngo depth 2").unwrap();
     drop(input);
     let rest: Vec<String> = out.map(|l| l.unwrap()).collect();
     let status = child.wait().unwrap();
     let mut err = String::new();
     std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
-    assert_eq!(status.code(), Some(1), "{:?}: {:?} {}", status, rest, err);
+    (status.code(), rest, err)
+}
+
+/// The slice files are mapped, not read: one cut short by another process while a
+/// player uses it ends the player with one error line naming it and exit status 1
+/// (`memory::FileMap`'s guard), not a silent death by SIGBUS or a wrong value.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_mapped_slice_cut_short_is_one_error_line() {
+    let (status, rest, err) = probe_after("sigbus", |f| {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(f)
+            .unwrap()
+            .set_len(0)
+            .unwrap()
+    });
+    assert_eq!(status, Some(1), "{:?} {}", rest, err);
     assert!(
         !rest.iter().any(|l| l.starts_with("bestmove")),
         "{:?}",
@@ -267,7 +303,35 @@ fn a_mapped_slice_cut_short_is_one_error_line() {
     let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("error")).collect();
     assert_eq!(lines.len(), 1, "{}", err);
     assert!(
-        lines[0].contains("m0k1-m0k1.v2.cdb was cut short while in use"),
+        lines[0].contains("m1k0-m0k1.v3.cdb was cut short while in use"),
+        "{}",
+        err
+    );
+}
+
+/// A block changed in place after its file was opened and checked is found when
+/// it is inflated (its checksum): one error line naming the file and the block,
+/// exit status 1, no value from it.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_block_damaged_while_in_use_is_one_error_line() {
+    let (status, rest, err) = probe_after("damaged-in-use", |f| {
+        use std::io::{Seek, SeekFrom, Write};
+        let last = std::fs::read(f).unwrap().last().copied().unwrap();
+        let mut w = std::fs::OpenOptions::new().write(true).open(f).unwrap();
+        w.seek(SeekFrom::End(-1)).unwrap();
+        w.write_all(&[last ^ 0x10]).unwrap();
+    });
+    assert_eq!(status, Some(1), "{:?} {}", rest, err);
+    assert!(
+        !rest.iter().any(|l| l.starts_with("bestmove")),
+        "{:?}",
+        rest
+    );
+    let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("error")).collect();
+    assert_eq!(lines.len(), 1, "{}", err);
+    assert!(
+        lines[0].contains("m1k0-m0k1.v3.cdb: block 0 of 1 does not check out"),
         "{}",
         err
     );

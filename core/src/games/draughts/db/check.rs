@@ -5,7 +5,7 @@ use core::ops::Range;
 
 use super::super::{DraughtsMoves, Rules};
 use super::index::unrank;
-use super::probe::Database;
+use super::probe::{Database, Lookup};
 use super::slice::{Placement, SliceKey};
 use super::value::Value;
 use crate::game::Game;
@@ -56,10 +56,9 @@ pub fn value_from_children(db: &Database, p: &Placement) -> Option<Value> {
 /// Checks the positions `range` of slice `key` of `db`; the first inconsistent
 /// one, if any.
 pub fn check_range(db: &Database, key: SliceKey, range: Range<u64>) -> Result<(), Inconsistent> {
-    let entries = db.slice(key).unwrap_or_default();
     for i in range {
         let p = unrank(key, i);
-        let found = entries.get(i as usize);
+        let found = db.value(key, i);
         let expected = value_from_children(db, &p);
         if found.is_none() || found != expected {
             return Err(Inconsistent {

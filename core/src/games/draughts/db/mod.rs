@@ -9,6 +9,7 @@
 //! * [`value`]: values, their codes and a slice's entries (one or two bytes);
 //! * [`build`]: the retrograde analysis of a pair of slices, over memory the caller
 //!   provides (the host runs it on threads and keeps the files);
+//! * [`packed`]: a slice's entries compressed in independent blocks;
 //! * [`probe`]: a database in memory and its lookups;
 //! * [`check`]: every position's value against its children's;
 //! * [`eval`]: an evaluation that gives the engine the databases' exact values.
@@ -23,6 +24,7 @@ pub mod build;
 pub mod check;
 pub mod eval;
 pub mod index;
+pub mod packed;
 pub mod probe;
 pub mod slice;
 pub mod value;
@@ -31,6 +33,7 @@ pub mod value;
 pub use build::{BuildError, Pair};
 pub use eval::DbEval;
 pub use index::{rank, slice_size, unrank};
-pub use probe::{Database, Lookup};
+pub use packed::{Inflater, Packed, UnpackError, BLOCK_ENTRIES};
+pub use probe::{Database, Lookup, Reader, Slice};
 pub use slice::{keys_of, Placement, SliceKey, MAX_PIECES, SLICES};
-pub use value::{entry_width, Entries, Value, BYTE_MAX_DISTANCE, MAX_DISTANCE};
+pub use value::{entry_width, value_of, Entries, Value, BYTE_MAX_DISTANCE, MAX_DISTANCE};

@@ -2,8 +2,9 @@
 
 use super::super::{Draughts, Variant};
 use super::index::rank;
+use super::packed::Packed;
 use super::slice::{Placement, SliceKey, SLICES};
-use super::value::{Entries, Value};
+use super::value::{value_of, Entries, Value};
 use crate::game::Game;
 
 /// The values of the slices a build's conversions lead into (`build.rs`).
@@ -13,19 +14,76 @@ pub trait Lookup {
     fn value(&self, key: SliceKey, index: u64) -> Option<Value>;
 }
 
-/// The finished slices of a database, each its [`Entries`] (one or two bytes a
-/// position) in memory the caller provides; a slice not there is empty.
+/// A slice's entries in memory: plain ([`Entries`], one or two bytes a position)
+/// or compressed in blocks ([`Packed`]).
+#[derive(Clone, Copy, Debug)]
+pub enum Slice<'a> {
+    /// A byte or two a position.
+    Plain(Entries<'a>),
+    /// Deflated blocks with their index.
+    Packed(Packed<'a>),
+}
+
+impl Default for Slice<'_> {
+    fn default() -> Self {
+        Slice::Plain(Entries::default())
+    }
+}
+
+impl<'a> Slice<'a> {
+    /// The number of positions.
+    #[inline(always)]
+    pub fn len(&self) -> u64 {
+        match self {
+            Slice::Plain(e) => e.len() as u64,
+            Slice::Packed(p) => p.len(),
+        }
+    }
+
+    /// Whether there is no position.
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The bytes of an entry: 1 or 2.
+    #[inline(always)]
+    pub fn width(&self) -> usize {
+        match self {
+            Slice::Plain(e) => e.width(),
+            Slice::Packed(p) => p.width(),
+        }
+    }
+
+    /// The value of position `i`; a compressed slice inflates its block each call
+    /// ([`Packed::code`]: a [`Database`] with a [`Reader`] caches them).
+    pub fn get(&self, i: u64) -> Option<Value> {
+        match self {
+            Slice::Plain(e) => e.get(usize::try_from(i).ok()?),
+            Slice::Packed(p) => p.get(i),
+        }
+    }
+}
+
+/// Reads entry `i` of a compressed slice, with a cache of inflated blocks: the
+/// host's keeps one a thread. `None` past the end.
+pub type Reader = fn(&Packed<'_>, u64) -> Option<u16>;
+
+/// The finished slices of a database, each a [`Slice`] in memory the caller
+/// provides; a slice not there is empty.
 #[derive(Clone, Copy)]
 pub struct Database<'a> {
-    slices: [Entries<'a>; SLICES],
+    slices: [Slice<'a>; SLICES],
     pieces: u32,
+    reader: Option<Reader>,
 }
 
 impl Default for Database<'_> {
     fn default() -> Self {
         Database {
-            slices: [Entries::default(); SLICES],
+            slices: [Slice::default(); SLICES],
             pieces: 0,
+            reader: None,
         }
     }
 }
@@ -38,17 +96,29 @@ impl<'a> Database<'a> {
 
     /// Adds slice `key`'s entries (as many as [`slice_size`](super::slice_size)`(key)`).
     pub fn set(&mut self, key: SliceKey, entries: Entries<'a>) -> Result<(), &'static str> {
+        self.set_slice(key, Slice::Plain(entries))
+    }
+
+    /// Adds slice `key`, plain or compressed (as many entries as
+    /// [`slice_size`](super::slice_size)`(key)`).
+    pub fn set_slice(&mut self, key: SliceKey, slice: Slice<'a>) -> Result<(), &'static str> {
         let id = key.id().ok_or("a slice of more than 8 pieces")?;
-        if entries.len() as u64 != super::slice_size(key) {
+        if slice.len() != super::slice_size(key) {
             return Err("a slice's entries are not as many as its positions");
         }
-        self.slices[id] = entries;
+        self.slices[id] = slice;
         self.pieces = self.pieces.max(key.pieces());
         Ok(())
     }
 
-    /// The entries of slice `key`, if it is there.
-    pub fn slice(&self, key: SliceKey) -> Option<Entries<'a>> {
+    /// Reads compressed slices through `reader` (a cache of inflated blocks)
+    /// rather than inflating a block at every lookup.
+    pub fn set_reader(&mut self, reader: Reader) {
+        self.reader = Some(reader);
+    }
+
+    /// Slice `key`, if it is there.
+    pub fn slice(&self, key: SliceKey) -> Option<Slice<'a>> {
         key.id().map(|id| self.slices[id]).filter(|s| !s.is_empty())
     }
 
@@ -76,6 +146,12 @@ impl<'a> Database<'a> {
 impl Lookup for Database<'_> {
     #[inline]
     fn value(&self, key: SliceKey, index: u64) -> Option<Value> {
-        self.slice(key)?.get(usize::try_from(index).ok()?)
+        match self.slices[key.id()?] {
+            Slice::Plain(e) => e.get(usize::try_from(index).ok()?),
+            Slice::Packed(p) => match self.reader {
+                Some(read) => value_of(read(&p, index)?, p.width()),
+                None => p.get(index),
+            },
+        }
     }
 }

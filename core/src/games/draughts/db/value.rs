@@ -157,12 +157,19 @@ impl<'a> Entries<'a> {
     /// for a byte entry whose distance is over [`BYTE_MAX_DISTANCE`] (255).
     #[inline(always)]
     pub fn get(&self, i: usize) -> Option<Value> {
-        let v = Value::from_code(self.code(i)?)?;
-        if u32::from(v.distance()) > width_max_distance(self.width()) {
-            return None;
-        }
-        Some(v)
+        value_of(self.code(i)?, self.width())
     }
+}
+
+/// The value of `code` in an entry of `width` bytes: `None` for a code no value
+/// has and for a distance over what the width holds (255 in a byte).
+#[inline(always)]
+pub fn value_of(code: u16, width: usize) -> Option<Value> {
+    let v = Value::from_code(code)?;
+    if u32::from(v.distance()) > width_max_distance(width) {
+        return None;
+    }
+    Some(v)
 }
 
 /// Writes `v`'s code as entry `i` of `out` (`width` bytes an entry); `false` if its
