@@ -176,20 +176,36 @@ pub fn perft_tabled<G: PerftKey, T: PerftTable>(game: &G, depth: u32, mut table:
     if bits == 0 {
         return perft(game, depth);
     }
+    check_key_bits(&table, bits);
+    let slot = game.perft_key().map(|k| table.slot(k));
+    if depth <= MIN_TABLE_DEPTH {
+        return tabled(game, slot, depth, &mut table);
+    }
+    open_and_close(game, slot, depth, &mut table)
+}
+
+/// Panics if `table` was made for keys narrower than `bits`.
+fn check_key_bits<T: PerftTable>(table: &T, bits: u32) {
     assert!(
         bits <= table.key_bits(),
         "a perft table for {}-bit keys cannot hold this game's {}-bit keys",
         table.key_bits(),
         bits
     );
-    let slot = game.perft_key().map(|k| table.slot(k));
-    if depth <= MIN_TABLE_DEPTH {
-        return tabled(game, slot, depth, &mut table);
-    }
+}
+
+/// The count of `game` (deeper than [`MIN_TABLE_DEPTH`]) through its opened
+/// children, stored at `slot` when there is one.
+fn open_and_close<G: PerftKey, T: PerftTable>(
+    game: &G,
+    slot: Option<Slot>,
+    depth: u32,
+    table: &mut T,
+) -> u64 {
     let mut node = Open::new(*game);
-    match open(game, slot, depth, &mut table, &mut node) {
+    match open(game, slot, depth, table, &mut node) {
         Some(n) => n,
-        None => close(&node, depth, &mut table),
+        None => close(&node, depth, table),
     }
 }
 
@@ -202,17 +218,8 @@ pub fn perft_tabled_below<G: PerftKey, T: PerftTable>(game: &G, depth: u32, mut 
     if bits == 0 || depth <= MIN_TABLE_DEPTH {
         return perft(game, depth);
     }
-    assert!(
-        bits <= table.key_bits(),
-        "a perft table for {}-bit keys cannot hold this game's {}-bit keys",
-        table.key_bits(),
-        bits
-    );
-    let mut node = Open::new(*game);
-    match open(game, None, depth, &mut table, &mut node) {
-        Some(n) => n,
-        None => close(&node, depth, &mut table),
-    }
+    check_key_bits(&table, bits);
+    open_and_close(game, None, depth, &mut table)
 }
 
 /// Perft of `game` with at most [`MIN_TABLE_DEPTH`] plies to go, whose place in the
