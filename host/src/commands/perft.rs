@@ -100,8 +100,7 @@ impl GameCommand for Perft {
                 self.divide,
                 self.threads,
                 table.as_ref(),
-                self.private_tables,
-                self.routing,
+                (!self.private_tables).then_some(self.routing),
                 &self.distributed,
             );
         }

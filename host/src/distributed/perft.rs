@@ -160,29 +160,25 @@ impl<G: PerftKey + Send + Sync> Job for PerftJob<'_, G> {
 /// the total (0 on the other ranks).
 ///
 /// Under an MPI launcher (the `mpi` feature) a count with a table joins the ranks'
-/// tables into one ([`super::routed`]) unless `private_tables` is set: then each rank
-/// counts the items it is dealt through its own table.
+/// tables into one ([`super::routed`]) with `routing`; with `None`
+/// (`--private-tables`) each rank counts the items it is dealt through its own table.
 pub fn run<G: PerftKey + Send + Sync>(
     game: &G,
     depth: u32,
     divide: bool,
     threads: usize,
     table: Option<&SharedPerftTable>,
-    private_tables: bool,
-    routing: super::routed::Routing,
+    routing: Option<super::routed::Routing>,
     options: &Options,
 ) -> Result<u64, String> {
     let t = Instant::now();
     let job = PerftJob::new(game, depth, threads, table);
-    let routed = match table {
+    let routed = match (table, routing) {
         #[cfg(feature = "mpi")]
-        Some(table) if !private_tables && super::launch().is_some() => {
+        (Some(table), Some(routing)) if super::launch().is_some() => {
             Some(super::mpi::run_routed(&job, table, routing, options)?)
         }
-        _ => {
-            let _ = (routing, private_tables);
-            None
-        }
+        _ => None,
     };
     let counts = match routed {
         Some(counts) => counts,
