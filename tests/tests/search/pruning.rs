@@ -1,6 +1,6 @@
 //! The engine's futility switches ([`EngineConfig::futility`],
-//! [`EngineConfig::reverse_futility`]): off by default and then without effect; on,
-//! they search fewer nodes to the same depth and still answer a legal move.
+//! [`EngineConfig::reverse_futility`]): off in the engine's defaults, on for draughts;
+//! on, they search fewer nodes to the same depth and still answer a legal move.
 
 use ply_core::games::draughts::{Draughts, Rules};
 use ply_core::search::{Engine, EngineConfig, Limits, NoClock, Recommended, TtEntry};
@@ -29,42 +29,43 @@ fn search(g: &Draughts, depth: u32, config: EngineConfig) -> (u64, i32, Option<u
 }
 
 #[test]
-fn margins_of_zero_change_nothing() {
-    let base = Draughts::engine_config();
-    let zero = EngineConfig {
-        futility: 0,
-        reverse_futility: 0,
-        ..base
-    };
-    assert_eq!(base, zero, "pruning is off by default");
-    for g in positions().iter().take(8) {
-        assert_eq!(search(g, 6, base), search(g, 6, zero), "at {g}");
+fn pruning_is_off_in_the_engine_and_on_for_draughts() {
+    for config in [EngineConfig::default(), EngineConfig::exact()] {
+        assert_eq!((config.futility, config.reverse_futility), (0, 0));
     }
+    let draughts = Draughts::engine_config();
+    assert!(draughts.futility > 0 && draughts.reverse_futility > 0);
 }
 
 #[test]
 fn pruning_searches_fewer_nodes_and_answers_legal_moves() {
-    let base = Draughts::engine_config();
+    let pruned = Draughts::engine_config();
+    let plain = EngineConfig {
+        futility: 0,
+        reverse_futility: 0,
+        ..pruned
+    };
     for (name, config) in [
+        ("both", pruned),
         (
             "futility",
             EngineConfig {
-                futility: 60,
-                ..base
+                reverse_futility: 0,
+                ..pruned
             },
         ),
         (
             "reverse futility",
             EngineConfig {
-                reverse_futility: 60,
-                ..base
+                futility: 0,
+                ..pruned
             },
         ),
     ] {
         let (mut with, mut without) = (0, 0);
         for g in positions() {
             let (n, _, mv) = search(&g, 8, config);
-            let (m, _, _) = search(&g, 8, base);
+            let (m, _, _) = search(&g, 8, plain);
             assert!(mv.is_some(), "{name}: no move at {g}");
             with += n;
             without += m;
