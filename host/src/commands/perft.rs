@@ -94,7 +94,7 @@ impl GameCommand for Perft {
             None => None,
         };
         if self.distributed.wanted() {
-            return crate::distributed::perft::run(
+            return crate::distributed::perft_run::run(
                 &game,
                 self.depth,
                 self.divide,

@@ -33,6 +33,7 @@ pub mod exec;
 #[cfg(feature = "mpi")]
 pub mod mpi;
 pub mod perft;
+pub mod perft_run;
 pub mod routed;
 
 use std::path::PathBuf;

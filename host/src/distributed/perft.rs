@@ -1,15 +1,13 @@
 //! Perft as a job: the items are the distinct subtrees a few plies down (the split
 //! ply; transpositions are one item, whatever their first moves, counted once and
 //! multiplied by their paths), each counted by one call of sequential perft,
-//! through the process's own table of exact counts when it has one. Under MPI every
-//! rank has a table of its own: what one rank stored, another counts again.
-
-use std::time::Instant;
+//! through the process's own table of exact counts when it has one. Under MPI the
+//! ranks count it through one table across them ([`super::routed`]) or, with
+//! `--private-tables`, each through its own; [`super::perft_run`] runs it.
 
 use ply_core::perft::PerftKey;
 
-use super::{Job, Options, Record};
-use crate::output::{rate, secs};
+use super::{Job, Record};
 use crate::parallel::perft::{frontier, Subtree};
 use crate::parallel::perft_table::Counted;
 use crate::parallel::SharedPerftTable;
@@ -154,63 +152,6 @@ impl<G: PerftKey + Send + Sync> Job for PerftJob<'_, G> {
     }
 }
 
-/// `ply perft` through [`super::run`]: prints what the one-process command prints (the
-/// lines of `--divide`, the total, the time, the rate, and with a table its size and
-/// hit rate over every process) on rank 0; prints nothing on the other ranks. Returns
-/// the total (0 on the other ranks).
-///
-/// Under an MPI launcher (the `mpi` feature) a count with a table joins the ranks'
-/// tables into one ([`super::routed`]) with `routing`; with `None`
-/// (`--private-tables`) each rank counts the items it is dealt through its own table.
-pub fn run<G: PerftKey + Send + Sync>(
-    game: &G,
-    depth: u32,
-    divide: bool,
-    threads: usize,
-    table: Option<&SharedPerftTable>,
-    routing: Option<super::routed::Routing>,
-    options: &Options,
-) -> Result<u64, String> {
-    let t = Instant::now();
-    let job = PerftJob::new(game, depth, threads, table);
-    let routed = match (table, routing) {
-        #[cfg(feature = "mpi")]
-        (Some(table), Some(routing)) if super::launch().is_some() => {
-            Some(super::mpi::run_routed(&job, table, routing, options)?)
-        }
-        _ => None,
-    };
-    let counts = match routed {
-        Some(counts) => counts,
-        None => super::run(&job, options)?,
-    };
-    let Some(counts) = counts else {
-        return Ok(0);
-    };
-    if divide {
-        for (mv, n) in job.divide(&counts) {
-            crate::outln!("{}: {}", game.display_move(mv), n)?;
-        }
-    }
-    let total = counts
-        .iter()
-        .try_fold(0u64, |sum, c| sum.checked_add(c.leaves))
-        .ok_or("the total overflows 64 bits")?;
-    let s = t.elapsed().as_secs_f64();
-    crate::outln!("{}", total)?;
-    crate::outln!("time: {}", secs(s))?;
-    crate::outln!("leaves/s: {}", rate(total, s))?;
-    if let Some(table) = table {
-        let probes: u64 = counts.iter().map(|c| c.probes).sum();
-        let hits: u64 = counts.iter().map(|c| c.hits).sum();
-        crate::outln!(
-            "{}",
-            crate::parallel::perft_table::table_line(table.bytes(), probes, hits)
-        )?;
-    }
-    Ok(total)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -226,8 +167,11 @@ mod tests {
         for table in [None, Some(&roomy), Some(&tiny)] {
             for depth in 0..=max_depth {
                 let job = PerftJob::new(g, depth, 2, table.filter(|_| bits > 0));
-                let counts =
-                    super::super::coordinator::run_local_all(&job, &Options::default()).unwrap();
+                let counts = super::super::coordinator::run_local_all(
+                    &job,
+                    &super::super::Options::default(),
+                )
+                .unwrap();
                 let total: u64 = counts.iter().map(|c| c.leaves).sum();
                 assert_eq!(total, ply_core::perft::perft(g, depth), "depth {}", depth);
                 let divided: u64 = job.divide(&counts).iter().map(|&(_, n)| n).sum();
