@@ -3,11 +3,12 @@
 //! Red and Black), a board diagram with PDN square numbers and the Calgary
 //! coordinates, `--unique` perft and the Calgary move notation.
 
+use std::sync::Mutex;
 use std::time::Instant;
 
 use ply_core::games::draughts::db::{Database, DbEval, Value};
 use ply_core::games::draughts::{
-    square_at, Colour, Draughts, DraughtsEvaluation, Move, Rules, Variant,
+    square_at, Colour, Draughts, DraughtsEvaluation, Move, Network, NetworkEval, Rules, Variant,
 };
 use ply_core::search::{Evaluator, Recommended, Score};
 use ply_core::{Game, Outcome, Player};
@@ -50,6 +51,22 @@ impl Evaluator<Draughts> for DraughtsPlayEval {
     }
 }
 
+/// The network of the network file `path` (`ply-train fit-net` writes them), read
+/// once a process: later calls with the same path share it.
+fn network_file(path: &str) -> Result<&'static Network, String> {
+    static READ: Mutex<Vec<(String, &'static Network)>> = Mutex::new(Vec::new());
+    let mut read = READ.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, n)) = read.iter().find(|(p, _)| p == path) {
+        return Ok(n);
+    }
+    let what = format!("evaluation network:{}", crate::quote::quote(path));
+    let bytes = std::fs::read(path).map_err(|e| format!("{what}: cannot read it: {e}"))?;
+    let net = Network::from_bytes(&bytes).map_err(|e| format!("{what}: {e}"))?;
+    let net: &'static Network = Box::leak(Box::new(net));
+    read.push((path.to_string(), net));
+    Ok(net)
+}
+
 /// Refuses the Calgary variant: its databases would not be sound.
 fn english_only(rules: Rules) -> Result<(), String> {
     if rules.variant() == Variant::Calgary {
@@ -76,12 +93,18 @@ impl HostGame for Draughts {
             None => (Draughts::evaluation(), false),
             Some("learned") => (DraughtsEvaluation::LEARNED, false),
             Some("learned-db") => (DraughtsEvaluation::LEARNED, true),
+            Some("network") => (DraughtsEvaluation::NETWORK, false),
+            Some("network-db") => (DraughtsEvaluation::NETWORK, true),
+            Some(other) if other.starts_with("network:") => (
+                DraughtsEvaluation::Network(NetworkEval::new(network_file(&other[8..])?)),
+                false,
+            ),
             Some("standard") => (DraughtsEvaluation::STANDARD, false),
             Some("material") => (DraughtsEvaluation::MATERIAL, false),
             Some(other) => {
                 return Err(format!(
                     "unknown evaluation {} for checkers: expected learned, learned-db, \
-                     standard or material",
+                     network, network-db, network:FILE, standard or material",
                     crate::quote::quote(other)
                 ))
             }
@@ -94,7 +117,15 @@ impl HostGame for Draughts {
     }
 
     fn evaluator_names() -> &'static [&'static str] {
-        &["learned", "learned-db", "standard", "material"]
+        &[
+            "learned",
+            "learned-db",
+            "network",
+            "network-db",
+            "network:FILE",
+            "standard",
+            "material",
+        ]
     }
 
     /// With the endgame databases on disk, loaded once a process, under the English

@@ -8,12 +8,14 @@
 //! ply-train relabel --data games.bin --db DIR --out relabelled.bin
 //! ply-train fit --data games.bin[,more.bin] --out weights.bin [--init learned|FILE]
 //!               [--lambda 0.5]
+//! ply-train fit-net --data games.bin[,more.bin] --out network.bin [--init FILE]
 //! ```
 
 mod data;
 mod eval;
 mod fit;
 mod label;
+mod net;
 mod relabel;
 mod selfplay;
 
@@ -106,6 +108,21 @@ enum Command {
         #[command(flatten)]
         settings: fit::Settings,
         /// The output weight file.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Fits the draughts network (`ply_core::games::draughts::network`) to recorded
+    /// games and writes a network file.
+    FitNet {
+        /// Record files, comma-separated.
+        #[arg(long, value_delimiter = ',')]
+        data: Vec<PathBuf>,
+        /// Start from this network file's weights instead of random ones.
+        #[arg(long)]
+        init: Option<PathBuf>,
+        #[command(flatten)]
+        settings: net::Settings,
+        /// The output network file.
         #[arg(long)]
         out: PathBuf,
     },
@@ -216,13 +233,6 @@ fn run(cli: Cli) -> Result<(), String> {
             settings: s,
             out,
         } => {
-            let lambda = s.lambda;
-            if data.is_empty() {
-                return Err("--data: give at least one record file".into());
-            }
-            if !(0.0..=1.0).contains(&lambda) {
-                return Err(format!("--lambda {lambda}: expected 0 to 1"));
-            }
             let p = match init.as_str() {
                 "learned" => fit::params_of(ply_core::games::draughts::learned::shipped_bytes())?,
                 "zero" => vec![0.0; 2 * ply_core::games::draughts::learned::FEATURES],
@@ -230,19 +240,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     &std::fs::read(path).map_err(|e| format!("--init {path}: {e}"))?,
                 )?,
             };
-            let mut records = Vec::new();
-            for path in &data {
-                records.extend(data::read(path)?);
-            }
-            if lambda < 1.0 {
-                if let Some(r) = records.iter().find(|r| r.search.is_none()) {
-                    return Err(format!(
-                        "--lambda {lambda} needs labelled records (ply-train label), but game {} \
-                         has a record without a search value",
-                        r.game
-                    ));
-                }
-            }
+            let records = read_records(&data, s.lambda)?;
             let (p, report) = fit::fit(&records, p, &s, |e, t, v| {
                 eprintln!("epoch {e}: training loss {t:.5}, validation loss {v:.5}")
             });
@@ -257,15 +255,79 @@ fn run(cli: Cli) -> Result<(), String> {
             if clamped > 0 {
                 println!("{clamped} weights were clamped to what the file holds for them");
             }
-            let tmp = out.with_extension("tmp");
-            std::fs::write(&tmp, bytes)
-                .and_then(|()| std::fs::rename(&tmp, &out))
-                .map_err(|e| {
-                    let _ = std::fs::remove_file(&tmp);
-                    format!("cannot write {}: {}", out.display(), e)
-                })
+            write_file(&out, &bytes)
+        }
+        Command::FitNet {
+            data,
+            init,
+            settings: s,
+            out,
+        } => {
+            if s.epochs == 0 || s.batch == 0 || s.threads == 0 {
+                return Err("--epochs, --batch and --threads must be at least 1".into());
+            }
+            let p = match &init {
+                None => net::start(s.seed),
+                Some(path) => {
+                    let bytes = std::fs::read(path)
+                        .map_err(|e| format!("--init {}: {}", path.display(), e))?;
+                    let n = ply_core::games::draughts::Network::from_bytes(&bytes)
+                        .map_err(|e| format!("--init {}: {}", path.display(), e))?;
+                    net::params_of(&n)
+                }
+            };
+            let records = read_records(&data, s.lambda)?;
+            let (p, report) = net::fit(&records, p, &s, |e, t, v| {
+                eprintln!("epoch {e}: training loss {t:.5}, validation loss {v:.5}")
+            });
+            println!(
+                "{} training and {} validation positions; validation loss: the shipped \
+                 linear evaluation {:.5}, the network {:.5} (rounded to integers {:.5})",
+                report.sizes.0,
+                report.sizes.1,
+                report.linear,
+                report.epochs.last().map_or(f64::NAN, |e| e.1),
+                report.integer
+            );
+            write_file(&out, &net::bytes_of(&p))
         }
     }
+}
+
+/// Reads every record of `paths`, refusing none given and a `lambda` outside 0–1
+/// or below 1 with records that carry no search value.
+fn read_records(paths: &[PathBuf], lambda: f64) -> Result<Vec<data::Record>, String> {
+    if paths.is_empty() {
+        return Err("--data: give at least one record file".into());
+    }
+    if !(0.0..=1.0).contains(&lambda) {
+        return Err(format!("--lambda {lambda}: expected 0 to 1"));
+    }
+    let mut records = Vec::new();
+    for path in paths {
+        records.extend(data::read(path)?);
+    }
+    if lambda < 1.0 {
+        if let Some(r) = records.iter().find(|r| r.search.is_none()) {
+            return Err(format!(
+                "--lambda {lambda} needs labelled records (ply-train label), but game {} \
+                 has a record without a search value",
+                r.game
+            ));
+        }
+    }
+    Ok(records)
+}
+
+/// Writes `bytes` to `out` through a temporary file renamed at the end.
+fn write_file(out: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
+    let tmp = out.with_extension("tmp");
+    std::fs::write(&tmp, bytes)
+        .and_then(|()| std::fs::rename(&tmp, out))
+        .map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            format!("cannot write {}: {}", out.display(), e)
+        })
 }
 
 fn main() -> ExitCode {

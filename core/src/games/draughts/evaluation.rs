@@ -1,9 +1,10 @@
 //! The draughts evaluations by kind: the hand-set one ([`DraughtsEval`], with its
-//! weight sets) or the learned one ([`LearnedEval`]), as one type that the host and
+//! weight sets), the learned linear one ([`LearnedEval`]) or the network
+//! ([`NetworkEval`]), as one type that the host and
 //! the tools choose by name — and what ply plays draughts with by default
 //! ([`Recommended`]: the learned evaluation, late move reductions on).
 
-use super::{Draughts, DraughtsEval, LearnedEval};
+use super::{Draughts, DraughtsEval, LearnedEval, NetworkEval};
 use crate::game::Player;
 use crate::search::{EngineConfig, Evaluator, Recommended, Score};
 
@@ -15,11 +16,15 @@ pub enum DraughtsEvaluation {
     Hand(DraughtsEval),
     /// The evaluation learned from games ([`LearnedEval`]).
     Learned(LearnedEval<'static>),
+    /// The network learned from games ([`NetworkEval`]).
+    Network(NetworkEval<'static>),
 }
 
 impl DraughtsEvaluation {
     /// The learned evaluation with the weights ply ships.
     pub const LEARNED: DraughtsEvaluation = DraughtsEvaluation::Learned(LearnedEval::SHIPPED);
+    /// The network ply ships.
+    pub const NETWORK: DraughtsEvaluation = DraughtsEvaluation::Network(NetworkEval::SHIPPED);
     /// The hand-set evaluation, [`DraughtsEval::STANDARD`].
     pub const STANDARD: DraughtsEvaluation = DraughtsEvaluation::Hand(DraughtsEval::STANDARD);
     /// Material only, [`DraughtsEval::MATERIAL`].
@@ -30,6 +35,7 @@ impl DraughtsEvaluation {
         match self {
             DraughtsEvaluation::Hand(e) => e.white_minus_black(g),
             DraughtsEvaluation::Learned(e) => e.white_minus_black(g),
+            DraughtsEvaluation::Network(e) => e.white_minus_black(g),
         }
     }
 }
@@ -40,6 +46,7 @@ impl Evaluator<Draughts> for DraughtsEvaluation {
         match self {
             DraughtsEvaluation::Hand(e) => e.evaluate(g, me),
             DraughtsEvaluation::Learned(e) => e.evaluate(g, me),
+            DraughtsEvaluation::Network(e) => e.evaluate(g, me),
         }
     }
 }
