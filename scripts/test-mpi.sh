@@ -2,7 +2,8 @@
 # Part of scripts/test.sh (CI): `ply perft` and `ply tournament` under mpirun on this
 # machine (host/tests/mpi.rs: 1, 2 and 3 ranks against one process, perft through one
 # table across 1 to 4 ranks, a killed rank and --resume, two "hosts" on the
-# loopback), with ply-host built with the `mpi` feature,
+# loopback, four hosts as network namespaces with 1 ms links: scripts/netns-mpi.sh),
+# with ply-host built with the `mpi` feature,
 # and the checkpoint tests of one process (host/tests/cli/checkpoint.rs) with that
 # build.
 # Installs Open MPI and libclang first (scripts/setup-mpi.sh); lints the feature's code

@@ -3,11 +3,12 @@
 //! ranks (more ranks than cores: oversubscribed) print what one process prints; a
 //! killed rank ends the job with a clear error and `--resume` finishes it with the
 //! right total or values, without redoing the saved items; two "hosts" on one
-//! machine; ranks with different jobs and commands that are not dealt out yet are
-//! refused.
+//! machine; four hosts as network namespaces with latency on their links; ranks with
+//! different jobs and commands that are not dealt out yet are refused.
 //!
-//! Every run stays on the loopback (`OMPI_MCA_*_tcp_if_include=lo`) and may run as
-//! root (the CI machine's user).
+//! Every run but the namespaces' stays on the loopback
+//! (`OMPI_MCA_*_tcp_if_include=lo`); every run may run as root (the CI machine's
+//! user).
 #![cfg(feature = "mpi")]
 
 mod common;
@@ -467,6 +468,79 @@ fn two_hosts_on_one_machine_count_the_same() {
         err
     );
     assert_eq!(s.iter().map(|r| r.2).sum::<u64>(), 9105);
+}
+
+/// The positions routed, summed over the per-rank lines (`... routed N positions ...`).
+fn routed_positions(err: &str) -> u64 {
+    err.lines()
+        .filter_map(|l| {
+            l.split_once("; routed ")?
+                .1
+                .split(' ')
+                .next()?
+                .parse::<u64>()
+                .ok()
+        })
+        .sum()
+}
+
+#[test]
+fn four_hosts_in_network_namespaces_count_the_same() {
+    // Four "hosts", each a network namespace with a network stack and an address of
+    // its own, joined by links that hold every packet 1 ms (scripts/netns-mpi.sh
+    // makes them and removes them): one rank in each, talking TCP across the links,
+    // counts through one table what one process counts. Where namespaces are not
+    // permitted, the script says so in one line and exits 77.
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/netns-mpi.sh");
+    let tag = format!("plyt{}", std::process::id());
+    let args = ["perft", "checkers", "9", "--divide", "--hash-mb", "16"];
+    let one = ply(&args);
+    assert!(one.status.success(), "{}", stderr(&one));
+    let o = run({
+        let mut c = Command::new("bash");
+        c.arg(&script)
+            .env("DELAY_MS", "1")
+            .env("NETNS_MPI_TAG", &tag)
+            // Routed two plies below the items, in small batches: many rounds of
+            // messages between the hosts.
+            .env("PLY_ROUTE_REST", "2")
+            .env("PLY_ROUTE_BATCH", "16")
+            .args(["-x", "PLY_ROUTE_REST", "-x", "PLY_ROUTE_BATCH"])
+            .arg(env!("CARGO_BIN_EXE_ply"))
+            .args(args)
+            .stdin(Stdio::null());
+        c
+    });
+    let err = stderr(&o);
+    let netns = Command::new("ip").args(["netns", "list"]).output();
+    let left: Vec<String> = netns
+        .map(|n| stdout(&n))
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| l.starts_with(&format!("{}-", tag)))
+        .map(String::from)
+        .collect();
+    assert!(left.is_empty(), "namespaces left behind: {:?}", left);
+    if o.status.code() == Some(77) {
+        eprintln!("{}", err.lines().last().unwrap_or("netns-mpi: skipped"));
+        return;
+    }
+    assert!(o.status.success(), "{}", err);
+    assert_eq!(results(&stdout(&o)), results(&stdout(&one)), "{}", err);
+    assert!(stdout(&o).lines().any(|l| l == "3963680"), "{}", stdout(&o));
+    let s = summary(&err);
+    let mut hosts: Vec<&str> = s.iter().map(|r| r.1.as_str()).collect();
+    hosts.sort_unstable();
+    assert_eq!(
+        hosts,
+        ["netns-h0", "netns-h1", "netns-h2", "netns-h3"],
+        "{}",
+        err
+    );
+    assert_eq!(s.iter().map(|r| r.2).sum::<u64>(), 9105, "{}", err);
+    assert!(routed_positions(&err) > 0, "{}", err);
+    let last = err.lines().last().unwrap_or("");
+    assert!(last.starts_with("netns-mpi: 4 hosts, 1 ms ("), "{}", err);
 }
 
 #[test]

@@ -10,6 +10,10 @@ use ply_core::perft::PerftKey;
 use ply_core::Game;
 
 use super::*;
+use crate::distributed::codec::Message;
+use crate::distributed::perft::{PerftJob, SubtreeCount};
+use crate::distributed::Options;
+use crate::parallel::SharedPerftTable;
 
 /// A rank of a run whose ranks are threads: messages go over channels.
 struct Chan {
@@ -189,34 +193,4 @@ fn the_ranks_tables_act_as_one_when_routed_to_the_last_table_depth() {
         apart_misses,
         four_misses
     );
-}
-
-#[test]
-fn routing_takes_the_settings_given_and_the_defaults_for_the_rest() {
-    assert_eq!(Routing::new(None, None, None), Routing::DEFAULT);
-    assert_eq!(
-        Routing::new(Some(6), None, Some(8)),
-        Routing {
-            rest: 6,
-            batch: 8,
-            ..Routing::DEFAULT
-        }
-    );
-    assert_eq!(Routing::new(None, Some(300), None).level_nodes, 300);
-}
-
-#[test]
-fn owners_spread_keys_over_the_ranks() {
-    for ranks in [1, 2, 3, 16] {
-        let mut n = vec![0; ranks];
-        for k in 0..16_000u128 {
-            n[owner(k * 0x1_0000_0001, ranks)] += 1;
-        }
-        let even = 16_000 / ranks;
-        assert!(
-            n.iter().all(|&c| c > even * 9 / 10 && c < even * 11 / 10),
-            "{:?}",
-            n
-        );
-    }
 }
