@@ -866,7 +866,7 @@ fn a_db_build_on_two_and_three_ranks_writes_the_files_of_one_process() {
             db_summary(out, Path::new("DIR"))
         );
         assert!(
-            stdout(&o).contains(&format!("built now: 7361090 positions in "))
+            stdout(&o).contains("built now: 7361090 positions in ")
                 && stdout(&o).contains(&format!("summed over {} ranks of 1 threads", np)),
             "{}",
             stdout(&o)
