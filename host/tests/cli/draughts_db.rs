@@ -188,7 +188,15 @@ fn bad_input_gets_one_line_before_any_work() {
             "English rules only",
         ),
         (
-            &["db", "build", "checkers", "--pieces", "2", "--checkpoint", &c][..],
+            &[
+                "db",
+                "build",
+                "checkers",
+                "--pieces",
+                "2",
+                "--checkpoint",
+                &c,
+            ][..],
             "exists: add --resume",
         ),
         (
@@ -210,10 +218,21 @@ fn bad_input_gets_one_line_before_any_work() {
 /// nothing more.
 #[test]
 fn a_build_with_a_checkpoint_is_a_job_of_pairs_with_the_same_files() {
-    let (plain, job) = (scratch("draughts-db", "plain"), scratch("draughts-db", "job"));
+    let (plain, job) = (
+        scratch("draughts-db", "plain"),
+        scratch("draughts-db", "job"),
+    );
     let want = build("3", &plain);
     let (_, c) = job.file("db.ckpt");
-    let args = ["db", "build", "checkers", "--pieces", "3", "--checkpoint", &c];
+    let args = [
+        "db",
+        "build",
+        "checkers",
+        "--pieces",
+        "3",
+        "--checkpoint",
+        &c,
+    ];
     let o = ply_db(&[&args[..], &["--verify"]].concat(), &job);
     assert!(o.status.success(), "{}", stderr(&o));
     let summary = |o: &Output, d: &Path| -> Vec<String> {
