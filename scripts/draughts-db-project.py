@@ -8,8 +8,9 @@ and the one with the colours swapped), and for each pair the slices its
 conversions lead to (core/src/games/draughts/db/slice.rs, SliceKey::conversions).
 Slice sizes by the index's formula (core/src/games/draughts/db/index.rs); the
 script checks its totals against the published counts. Then a list schedule as
-rank 0 deals the items: a machine that is free takes the largest pair whose
-needs are built; a pair takes positions / (RATE x CORES) seconds on one machine.
+rank 0 deals the items: a free machine takes a pair whose needs are built (the
+first in build order, or with --order largest the largest); a pair takes
+positions / (RATE x CORES) seconds on one machine.
 
     scripts/draughts-db-project.py --rate 2.3e6 --cores 16 --machines 16 64 --pieces 7 8
 
@@ -86,14 +87,18 @@ def pairs(pieces):
     return items
 
 
-def schedule(items, machines, seconds):
-    """Wall seconds of a list schedule: a free machine takes the largest ready pair."""
+def schedule(items, machines, seconds, largest):
+    """Wall seconds of a list schedule: a free machine takes the largest ready pair
+    (`largest`), else the first in build order, as ply's dispatcher does."""
+    def key(i):
+        return -items[i][1] if largest else i
+
     left = [len(n) for _, _, n, _ in items]
     users = [[] for _ in items]
     for i, (_, _, needs, _) in enumerate(items):
         for j in needs:
             users[j].append(i)
-    ready = [(-items[i][1], i) for i in range(len(items)) if left[i] == 0]
+    ready = [(key(i), i) for i in range(len(items)) if left[i] == 0]
     heapq.heapify(ready)
     running = []  # (end, item)
     free, now, done = machines, 0.0, 0
@@ -108,7 +113,7 @@ def schedule(items, machines, seconds):
         for u in users[i]:
             left[u] -= 1
             if left[u] == 0:
-                heapq.heappush(ready, (-items[u][1], u))
+                heapq.heappush(ready, (key(u), u))
     return now
 
 
@@ -121,6 +126,9 @@ def main():
     p.add_argument("--pieces", type=int, nargs="+", default=[7, 8])
     p.add_argument("--bytes", type=float, default=0.18,
                    help="bytes on disk a position, compressed (measured: 0.176 for 1-6 pieces)")
+    p.add_argument("--order", choices=["index", "largest"], default="index",
+                   help="which ready pair a free machine takes: the first in build order "
+                        "(ply's dispatcher) or the largest")
     a = p.parse_args()
     for n in range(1, max(a.pieces) + 1):
         got = sum(slice_size(k) for k in keys_of(n))
@@ -133,7 +141,7 @@ def main():
         biggest = max(this, key=lambda it: it[1])
         mem = max(3 * own + need for _, own, _, need in items)
         for m in a.machines:
-            wall = schedule(items, m, lambda pos: pos / (a.rate * a.cores))
+            wall = schedule(items, m, lambda pos: pos / (a.rate * a.cores), a.order == "largest")
             print(f"{n:6d} {m:8d} {a.cores:5d} {wall / 3600:7.2f} {total / a.rate / 3600:6.1f}"
                   f"  {biggest[1]:12d}  {mem / 1e9:11.1f}  {len(items):5d}  {total * a.bytes / 1e9:8.1f}")
         # The longest chain of pairs each needing the one before: no number of
