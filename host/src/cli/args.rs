@@ -541,8 +541,13 @@ pub(crate) enum DbAction {
         /// Default: every core.
         #[arg(long, env = "PLY_THREADS", value_name = "N")]
         threads: Option<usize>,
-        /// Then check every position's value against its children's.
+        /// Then check every position's value against its children's (one process:
+        /// not under mpirun).
         #[arg(long)]
         verify: bool,
+        /// Under mpirun, or with --checkpoint: the build as a job of pairs of slices
+        /// (docs/games/draughts-databases.md).
+        #[command(flatten)]
+        checkpoint: CheckpointArgs,
     },
 }

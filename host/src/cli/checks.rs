@@ -199,11 +199,17 @@ pub(super) fn check_settings(
             }
         }
         Command::Db {
-            action: DbAction::Build { threads, .. },
+            action:
+                DbAction::Build {
+                    threads,
+                    checkpoint,
+                    ..
+                },
         } => {
             if let Some(n) = threads {
                 settings::threads(*n, "--threads")?;
             }
+            locks.extend(check_job(checkpoint)?);
         }
         Command::Moves { .. } | Command::Verify { .. } => {}
     }
@@ -223,8 +229,7 @@ pub(super) fn check_settings(
         Command::Engine { .. } => ply_host::distributed::one_process_only("engine"),
         Command::Match(_) => ply_host::distributed::one_process_only("match"),
         Command::Verify { .. } => ply_host::distributed::one_process_only("verify"),
-        Command::Db { .. } => ply_host::distributed::one_process_only("db"),
-        Command::Perft { .. } | Command::Tournament { .. } => Ok(()),
+        Command::Perft { .. } | Command::Tournament { .. } | Command::Db { .. } => Ok(()),
     };
     one_process.map(|()| locks)
 }

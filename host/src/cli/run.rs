@@ -248,15 +248,21 @@ fn run_command(command: Command) -> Result<(), String> {
                     pieces,
                     threads,
                     verify,
+                    checkpoint,
                 },
-        } => with_game(
-            &game,
-            db::DbBuild {
-                pieces,
-                threads: threads.unwrap_or_else(ply_host::parallel::cores),
-                verify,
-            },
-        ),
+        } => {
+            // What the files depend on (not --threads, --verify or the ranks).
+            let command = format!("ply db build {} --pieces {}", canonical(&game), pieces);
+            with_game(
+                &game,
+                db::DbBuild {
+                    pieces,
+                    threads: long_work_threads(threads),
+                    verify,
+                    job: checkpoint.options(command),
+                },
+            )
+        }
         Command::Solve { game, pos, solve } => with_game(
             &game,
             solve::Solve {

@@ -229,8 +229,8 @@ pub fn several_processes() -> bool {
 pub fn one_process_only(command: &str) -> Result<(), String> {
     if several_processes() {
         return Err(format!(
-            "ply {} does not run on several processes yet (perft, tournament and solve \
-             kalah do): run it as one process, without mpirun or srun",
+            "ply {} does not run on several processes yet (perft, tournament, solve \
+             kalah and db build do): run it as one process, without mpirun or srun",
             command
         ));
     }

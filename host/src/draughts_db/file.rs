@@ -217,6 +217,20 @@ impl Slice {
         matches!(self.form, Form::Plain(_))
     }
 
+    /// Its entries while it is open, plain or compressed.
+    pub fn view(&self) -> ply_core::games::draughts::db::Slice<'_> {
+        use ply_core::games::draughts::db::Slice as Db;
+        let bytes = self.file_bytes();
+        match self.form {
+            Form::Plain(width) => Db::Plain(
+                Entries::new(&bytes[HEADER..], width).expect("a checked file's width is 1 or 2"),
+            ),
+            Form::Packed(width) => {
+                Db::Packed(packed_parts(bytes, width).expect("a checked file's blocks"))
+            }
+        }
+    }
+
     /// Its entries, kept for the rest of the process; `path` names it in the
     /// error line of a block found damaged later (`cache`).
     pub fn leak(self, path: &Path) -> ply_core::games::draughts::db::Slice<'static> {

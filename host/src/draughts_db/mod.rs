@@ -9,6 +9,7 @@
 
 pub mod cache;
 pub mod file;
+pub mod job;
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -43,6 +44,92 @@ pub struct BuildReport {
     pub threads: usize,
     /// Slices converted from plain (format 2) files to compressed ones.
     pub converted: usize,
+    /// The ranks of an MPI run that built them (0 or 1: one process); with more,
+    /// `build_secs` sums the pairs' times over the ranks.
+    pub ranks: usize,
+}
+
+/// A slice as the summary of a build counts it ([`summary`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SliceSummary {
+    /// The slice.
+    pub key: SliceKey,
+    /// What it holds.
+    pub census: SliceCensus,
+    /// Bytes of its file.
+    pub bytes: u64,
+}
+
+/// The lines `ply db build` prints once the slices of 1 to `pieces` pieces are in
+/// `dir` (`slices`, in build order): positions and bytes, the slices converted,
+/// each piece count's wins, losses, draws and longest distance, what was built now.
+pub fn summary(
+    pieces: u32,
+    dir: &Path,
+    slices: &[SliceSummary],
+    report: &BuildReport,
+) -> Vec<String> {
+    let total: u64 = slices.iter().map(|s| slice_size(s.key)).sum();
+    let disk: u64 = slices.iter().map(|s| s.bytes).sum();
+    let wide = slices.iter().filter(|s| s.census.width == 2).count();
+    let mut lines = vec![format!(
+        "checkers db: every position with up to {} pieces in {}: {} positions, {} bytes on disk in compressed blocks ({:.3} bytes a position; {} of {} slices two bytes a position)",
+        pieces,
+        dir.display(),
+        total,
+        disk,
+        disk as f64 / total.max(1) as f64,
+        wide,
+        slices.len()
+    )];
+    if report.converted > 0 {
+        lines.push(format!(
+            "converted now: {} slices from plain files (format 2) to compressed ones",
+            report.converted
+        ));
+    }
+    for n in 1..=pieces {
+        let mut c = Census::default();
+        for s in slices.iter().filter(|s| s.key.pieces() == n) {
+            c.add(s.key, &s.census);
+        }
+        let all = (c.won + c.lost + c.drawn).max(1) as f64;
+        let longest = c.longest.map_or("none".to_string(), |(d, loss, key)| {
+            format!(
+                "{} in {} plies ({})",
+                if loss { "a loss" } else { "a win" },
+                d,
+                file::file_name(key)
+            )
+        });
+        lines.push(format!(
+            "{} pieces: {} won ({:.1}%), {} lost ({:.1}%), {} drawn ({:.1}%) for the side to move; longest: {}; {} slices of two-byte entries",
+            n,
+            c.won,
+            100.0 * c.won as f64 / all,
+            c.lost,
+            100.0 * c.lost as f64 / all,
+            c.drawn,
+            100.0 * c.drawn as f64 / all,
+            longest,
+            c.wide
+        ));
+    }
+    if report.built > 0 {
+        let rate = crate::output::rate(report.built, report.build_secs * report.threads as f64);
+        lines.push(if report.ranks > 1 {
+            format!(
+                "built now: {} positions in {:.2} s of pairs built, summed over {} ranks of {} threads ({} positions/s per thread)",
+                report.built, report.build_secs, report.ranks, report.threads, rate
+            )
+        } else {
+            format!(
+                "built now: {} positions in {:.2} s on {} threads ({} positions/s per thread)",
+                report.built, report.build_secs, report.threads, rate
+            )
+        });
+    }
+    lines
 }
 
 /// Bytes of memory a build of up to `pieces` pieces needs: every slice a byte a
@@ -172,7 +259,7 @@ fn build_into(
 /// a good plain (format 2) file, converted to a compressed one with a line to
 /// `progress` saying so (the plain file is left: it may be removed); `None` where
 /// neither is there or good (then a line says why the one there is not).
-fn read_or_convert(
+pub(crate) fn read_or_convert(
     dir: &Path,
     key: SliceKey,
     threads: usize,
@@ -325,6 +412,37 @@ pub struct Census {
     pub wide: usize,
 }
 
+impl Census {
+    /// Adds slice `key`'s counts (slices added in build order).
+    pub fn add(&mut self, key: SliceKey, s: &SliceCensus) {
+        self.won += s.won;
+        self.lost += s.lost;
+        self.drawn += s.drawn;
+        self.wide += usize::from(s.width == 2);
+        if let Some((d, loss)) = s.longest {
+            if self.longest.is_none_or(|(l, _, _)| d > l) {
+                self.longest = Some((d, loss, key));
+            }
+        }
+    }
+}
+
+/// What one slice holds ([`slice_census`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SliceCensus {
+    /// Positions won, lost and drawn for the side to move.
+    pub won: u64,
+    /// See `won`.
+    pub lost: u64,
+    /// See `won`.
+    pub drawn: u64,
+    /// The longest distance to conversion, and whether it is a loss (a win where
+    /// both are that long).
+    pub longest: Option<(u16, bool)>,
+    /// Bytes an entry (1 or 2).
+    pub width: usize,
+}
+
 /// The wins, losses and draws of `db` and its longest distance, for each piece
 /// count 1 to `pieces` (its codes counted a slice at a time on `threads` threads).
 pub fn census(db: &Database, pieces: u32, threads: usize) -> Vec<Census> {
@@ -332,61 +450,100 @@ pub fn census(db: &Database, pieces: u32, threads: usize) -> Vec<Census> {
     for n in 1..=pieces {
         let mut c = Census::default();
         for key in keys_of(n) {
-            let Some(e) = db.slice(key) else { continue };
-            c.wide += usize::from(e.width() == 2);
-            let count = |h: &mut Histogram, codes: &[u8], width: usize| {
-                for i in 0..codes.len() / width {
-                    let code = ply_core::games::draughts::db::packed::code_at(codes, width, i);
-                    h.0[code.unwrap_or(0) as usize] += 1;
-                }
-            };
-            let new = || Histogram(vec![0; 1 << (8 * e.width())]);
-            let counts: Result<Histogram, std::convert::Infallible> = match e {
-                Slice::Plain(e) => in_chunks(threads, e.len() as u64, 1 << 20, |r| {
-                    let mut h = new();
-                    let w = e.width();
-                    count(
-                        &mut h,
-                        &e.bytes()[r.start as usize * w..r.end as usize * w],
-                        w,
-                    );
-                    Ok(h)
-                }),
-                Slice::Packed(p) => in_chunks(threads, p.blocks() as u64, 64, |r| {
-                    let mut h = new();
-                    let mut out = vec![0; BLOCK_ENTRIES * p.width()];
-                    let mut state = Inflater::default();
-                    for b in r {
-                        let n = cache::unpack(&p, b as usize, &mut out, &mut state);
-                        count(&mut h, &out[..n], p.width());
-                    }
-                    Ok(h)
-                }),
-            };
-            let Ok(counts) = counts;
-            for (code, &k) in counts.0.iter().enumerate() {
-                if k == 0 {
-                    continue;
-                }
-                // A code no value has is counted nowhere (`ply db build --verify`
-                // finds it).
-                let Some(v) = Value::from_code(code as u16) else {
-                    continue;
-                };
-                match v.sign() {
-                    1 => c.won += k,
-                    -1 => c.lost += k,
-                    _ => c.drawn += k,
-                }
-                let d = v.distance();
-                if v.sign() != 0 && c.longest.is_none_or(|(l, _, _)| d > l) {
-                    c.longest = Some((d, v.sign() < 0, key));
-                }
+            if let Some(e) = db.slice(key) {
+                c.add(key, &slice_census(e, threads));
             }
         }
         all.push(c);
     }
     all
+}
+
+/// The wins, losses and draws of slice `e` and its longest distance (its codes
+/// counted on `threads` threads).
+pub fn slice_census(e: Slice, threads: usize) -> SliceCensus {
+    let mut c = SliceCensus {
+        width: e.width(),
+        ..SliceCensus::default()
+    };
+    let count = |h: &mut Histogram, codes: &[u8], width: usize| {
+        for i in 0..codes.len() / width {
+            let code = ply_core::games::draughts::db::packed::code_at(codes, width, i);
+            h.0[code.unwrap_or(0) as usize] += 1;
+        }
+    };
+    let new = || Histogram(vec![0; 1 << (8 * e.width())]);
+    let counts: Result<Histogram, std::convert::Infallible> = match e {
+        Slice::Plain(e) => in_chunks(threads, e.len() as u64, 1 << 20, |r| {
+            let mut h = new();
+            let w = e.width();
+            count(
+                &mut h,
+                &e.bytes()[r.start as usize * w..r.end as usize * w],
+                w,
+            );
+            Ok(h)
+        }),
+        Slice::Packed(p) => in_chunks(threads, p.blocks() as u64, 64, |r| {
+            let mut h = new();
+            let mut out = vec![0; BLOCK_ENTRIES * p.width()];
+            let mut state = Inflater::default();
+            for b in r {
+                let n = cache::unpack(&p, b as usize, &mut out, &mut state);
+                count(&mut h, &out[..n], p.width());
+            }
+            Ok(h)
+        }),
+    };
+    let Ok(counts) = counts;
+    for (code, &k) in counts.0.iter().enumerate() {
+        if k == 0 {
+            continue;
+        }
+        // A code no value has is counted nowhere (`ply db build --verify` finds it).
+        let Some(v) = Value::from_code(code as u16) else {
+            continue;
+        };
+        match v.sign() {
+            1 => c.won += k,
+            -1 => c.lost += k,
+            _ => c.drawn += k,
+        }
+        let d = v.distance();
+        // Codes go up with the distance, a win before a loss of the same one.
+        if v.sign() != 0 && c.longest.is_none_or(|(l, _)| d > l) {
+            c.longest = Some((d, v.sign() < 0));
+        }
+    }
+    c
+}
+
+/// The entries of `slice` in memory, inflated where it is compressed (on `threads`
+/// threads), and their width: a slice of the build of a later pair read from its
+/// file, for lookups as fast as those of a slice just built.
+pub fn inflate(slice: Slice, threads: usize) -> (Vec<u8>, usize) {
+    let width = slice.width();
+    match slice {
+        Slice::Plain(e) => (e.bytes().to_vec(), width),
+        Slice::Packed(p) => {
+            let mut out = vec![0u8; p.len() as usize * width];
+            let block = BLOCK_ENTRIES * width;
+            let blocks = p.blocks();
+            let per = blocks.div_ceil(threads.max(1)).max(1);
+            std::thread::scope(|s| {
+                for (t, part) in out.chunks_mut(per * block).enumerate() {
+                    s.spawn(move || {
+                        let mut state = Inflater::default();
+                        for (i, dest) in part.chunks_mut(block).enumerate() {
+                            let n = cache::unpack(&p, t * per + i, dest, &mut state);
+                            debug_assert_eq!(n, dest.len());
+                        }
+                    });
+                }
+            });
+            (out, width)
+        }
+    }
 }
 
 /// Counts of each code, summed over the threads.

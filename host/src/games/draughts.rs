@@ -80,6 +80,24 @@ fn english_only(rules: Rules) -> Result<(), String> {
     Ok(())
 }
 
+/// Checks every position of 1 to `pieces` pieces of `db` against its children
+/// (`ply db build --verify`): the line that says so.
+fn verify_line(
+    db: &Database,
+    pieces: u32,
+    threads: usize,
+    progress: &mut dyn FnMut(&str),
+) -> Result<String, String> {
+    let t = Instant::now();
+    let n = draughts_db::verify(db, pieces, threads, progress)?;
+    Ok(format!(
+        "verified: all {} positions agree with their children ({:.2} s on {} threads)",
+        n,
+        t.elapsed().as_secs_f64(),
+        threads
+    ))
+}
+
 impl HostGame for Draughts {
     const NAME: &'static str = "checkers";
     type Eval = DraughtsPlayEval;
@@ -147,6 +165,7 @@ impl HostGame for Draughts {
         pieces: u32,
         threads: usize,
         verify: bool,
+        job: &crate::distributed::Options,
         progress: &mut dyn FnMut(&str),
     ) -> Result<Vec<String>, String> {
         english_only(rules)?;
@@ -157,80 +176,48 @@ impl HostGame for Draughts {
                 draughts_db::MAX_BUILD_PIECES
             ));
         }
+        let dir = draughts_db::db_dir(crate::settings::environment()?.tables_dir);
+        if job.wanted() {
+            // A job of pairs of slices: under mpirun dealt out to the ranks, with a
+            // checkpoint in one process too.
+            let Some((slices, r)) = draughts_db::job::build(pieces, threads, verify, &dir, job)?
+            else {
+                return Ok(Vec::new()); // a rank other than 0
+            };
+            let mut lines = draughts_db::summary(pieces, &dir, &slices, &r);
+            if verify {
+                let db = draughts_db::load(&dir, progress)
+                    .filter(|db| db.pieces() >= pieces)
+                    .ok_or_else(|| {
+                        format!(
+                            "checkers db: the slices in {} did not load after the build",
+                            dir.display()
+                        )
+                    })?;
+                lines.push(verify_line(db, pieces, threads, progress)?);
+            }
+            return Ok(lines);
+        }
         crate::memory::check_available(
             draughts_db::build_memory(pieces),
             &format!("building the databases of up to {} pieces", pieces),
         )?;
-        let dir = draughts_db::db_dir(crate::settings::environment()?.tables_dir);
         let (db, r) = draughts_db::build_all(pieces, threads, &dir, progress)?;
-        let slices: Vec<_> = (1..=pieces)
+        let slices: Vec<draughts_db::SliceSummary> = (1..=pieces)
             .flat_map(ply_core::games::draughts::db::keys_of)
-            .filter_map(|k| db.slice(k))
+            .filter_map(|key| {
+                let s = db.slice(key)?;
+                Some(draughts_db::SliceSummary {
+                    key,
+                    census: draughts_db::slice_census(s, threads),
+                    bytes: std::fs::metadata(draughts_db::file::path(&dir, key))
+                        .map_or(0, |m| m.len()),
+                })
+            })
             .collect();
-        let total: u64 = slices.iter().map(|s| s.len()).sum();
-        let disk: u64 = (1..=pieces)
-            .flat_map(ply_core::games::draughts::db::keys_of)
-            .filter_map(|k| std::fs::metadata(draughts_db::file::path(&dir, k)).ok())
-            .map(|m| m.len())
-            .sum();
-        let wide = slices.iter().filter(|s| s.width() == 2).count();
-        let mut lines = vec![format!(
-            "checkers db: every position with up to {} pieces in {}: {} positions, {} bytes on disk in compressed blocks ({:.3} bytes a position; {} of {} slices two bytes a position)",
-            pieces,
-            dir.display(),
-            total,
-            disk,
-            disk as f64 / total.max(1) as f64,
-            wide,
-            slices.len()
-        )];
-        if r.converted > 0 {
-            lines.push(format!(
-                "converted now: {} slices from plain files (format 2) to compressed ones",
-                r.converted
-            ));
-        }
-        for (n, c) in (1..=pieces).zip(draughts_db::census(db, pieces, threads)) {
-            let all = (c.won + c.lost + c.drawn).max(1) as f64;
-            let longest = c.longest.map_or("none".to_string(), |(d, loss, key)| {
-                format!(
-                    "{} in {} plies ({})",
-                    if loss { "a loss" } else { "a win" },
-                    d,
-                    draughts_db::file::file_name(key)
-                )
-            });
-            lines.push(format!(
-                "{} pieces: {} won ({:.1}%), {} lost ({:.1}%), {} drawn ({:.1}%) for the side to move; longest: {}; {} slices of two-byte entries",
-                n,
-                c.won,
-                100.0 * c.won as f64 / all,
-                c.lost,
-                100.0 * c.lost as f64 / all,
-                c.drawn,
-                100.0 * c.drawn as f64 / all,
-                longest,
-                c.wide
-            ));
-        }
-        if r.built > 0 {
-            lines.push(format!(
-                "built now: {} positions in {:.2} s on {} threads ({} positions/s per thread)",
-                r.built,
-                r.build_secs,
-                r.threads,
-                crate::output::rate(r.built, r.build_secs * r.threads as f64)
-            ));
-        }
+        let mut lines = draughts_db::summary(pieces, &dir, &slices, &r);
         if verify {
-            let t = Instant::now();
-            let n = draughts_db::verify(db, pieces, threads, progress)?;
-            lines.push(format!(
-                "verified: all {} positions agree with their children ({:.2} s on {} threads)",
-                n,
-                t.elapsed().as_secs_f64(),
-                threads
-            ));
+            lines.push(verify_line(db, pieces, threads, progress)?);
         }
         Ok(lines)
     }

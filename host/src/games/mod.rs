@@ -149,16 +149,19 @@ pub trait HostGame:
     /// Builds (or completes from the files on disk) the endgame databases of every
     /// position with up to `pieces` pieces on `threads` threads (`ply db build`),
     /// then, if `verify`, checks every position against its children, sending
-    /// progress lines to `progress`; returns the summary lines. The default: none
-    /// for this game.
+    /// progress lines to `progress`; returns the summary lines (none on the ranks
+    /// other than 0 of an MPI run). Under `mpirun`, or with a checkpoint (`job`),
+    /// the build is a job of items dealt out to the ranks. The default: none for
+    /// this game.
     fn build_databases(
         rules: Self::Rules,
         pieces: u32,
         threads: usize,
         verify: bool,
+        job: &crate::distributed::Options,
         progress: &mut dyn FnMut(&str),
     ) -> Result<Vec<String>, String> {
-        let _ = (rules, pieces, threads, verify, progress);
+        let _ = (rules, pieces, threads, verify, job, progress);
         Err(format!(
             "endgame databases are not available for {}: only for checkers",
             Self::NAME

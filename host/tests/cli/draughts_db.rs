@@ -160,6 +160,8 @@ fn solve_and_search_are_exact_inside_the_databases() {
 #[test]
 fn bad_input_gets_one_line_before_any_work() {
     let d = scratch("draughts-db", "bad");
+    let (ckpt, c) = d.file("there.ckpt");
+    std::fs::write(&ckpt, b"a file").unwrap();
     for (args, want) in [
         (
             &["db", "build", "checkers", "--pieces", "0"][..],
@@ -185,6 +187,22 @@ fn bad_input_gets_one_line_before_any_work() {
             &["solve", "checkers:calgary", "--position", "W:WK32:BK26"][..],
             "English rules only",
         ),
+        (
+            &[
+                "db",
+                "build",
+                "checkers",
+                "--pieces",
+                "2",
+                "--checkpoint",
+                &c,
+            ][..],
+            "exists: add --resume",
+        ),
+        (
+            &["db", "build", "checkers", "--pieces", "2", "--resume"][..],
+            "--checkpoint",
+        ),
     ] {
         let o = ply_db(args, &d);
         assert!(!o.status.success(), "{:?}", args);
@@ -193,6 +211,66 @@ fn bad_input_gets_one_line_before_any_work() {
         assert!(e.contains(want), "{:?}: {}", args, e);
     }
     assert!(!d.join("checkers-db").exists());
+}
+
+/// With a checkpoint, the build is a job of pairs of slices (as under mpirun): the
+/// same files and summary as without, `--verify` after it, and `--resume` builds
+/// nothing more.
+#[test]
+fn a_build_with_a_checkpoint_is_a_job_of_pairs_with_the_same_files() {
+    let (plain, job) = (
+        scratch("draughts-db", "plain"),
+        scratch("draughts-db", "job"),
+    );
+    let want = build("3", &plain);
+    let (_, c) = job.file("db.ckpt");
+    let args = [
+        "db",
+        "build",
+        "checkers",
+        "--pieces",
+        "3",
+        "--checkpoint",
+        &c,
+    ];
+    let o = ply_db(&[&args[..], &["--verify"]].concat(), &job);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let summary = |o: &Output, d: &Path| -> Vec<String> {
+        stdout(o)
+            .replace(d.to_str().unwrap(), "DIR")
+            .lines()
+            .filter(|l| !l.starts_with("built now") && !l.starts_with("verified"))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(summary(&o, &job), summary(&want, &plain));
+    assert!(
+        stdout(&o).contains("verified: all 268316 positions agree"),
+        "{}",
+        stdout(&o)
+    );
+    let names: Vec<_> = std::fs::read_dir(plain.join("checkers-db"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .filter(|n| n.to_string_lossy().ends_with(".cdb"))
+        .collect();
+    assert_eq!(names.len(), 4 + 10 + 20);
+    for n in &names {
+        assert_eq!(
+            std::fs::read(job.join("checkers-db").join(n)).unwrap(),
+            std::fs::read(plain.join("checkers-db").join(n)).unwrap(),
+            "{:?}",
+            n
+        );
+    }
+    let again = ply_db(&[&args[..], &["--resume"]].concat(), &job);
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert!(
+        stderr(&again).contains("resuming: 18 items were done already"),
+        "{}",
+        stderr(&again)
+    );
+    assert!(!stdout(&again).contains("built now"), "{}", stdout(&again));
 }
 
 #[test]

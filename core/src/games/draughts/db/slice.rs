@@ -86,6 +86,33 @@ impl SliceKey {
         }
     }
 
+    /// The slices a *conversion* (a capture or a crowning) of a position of this
+    /// slice may lead to, seen from the opponent, who is then to move: the opponent
+    /// keeps at most its men and at most its kings (a capture takes any of them,
+    /// several in one move), and the mover keeps its pieces, one man crowned or
+    /// none (a crowning ends the move). Captures that crown nothing: the opponent
+    /// loses a piece at least; crownings: with or without a capture. None where the
+    /// mover has no piece (it has no move). Every slice here has fewer pieces, or as
+    /// many and fewer men, so it is built before this one: a build of this slice's
+    /// pair needs these slices and no other (`ply db build` under `mpirun` deals
+    /// a pair out once they are built). Some may be unreachable (a superset).
+    pub fn conversions(&self) -> impl Iterator<Item = SliceKey> {
+        let (a, b, c, d) = (
+            self.mover_men,
+            self.mover_kings,
+            self.opp_men,
+            self.opp_kings,
+        );
+        let moves = a + b > 0;
+        (0..=c).flat_map(move |c2| {
+            (0..=d).flat_map(move |d2| {
+                let capture = (moves && (c2, d2) != (c, d)).then(|| SliceKey::new(c2, d2, a, b));
+                let crowning = (moves && a > 0).then(|| SliceKey::new(c2, d2, a - 1, b + 1));
+                capture.into_iter().chain(crowning)
+            })
+        })
+    }
+
     /// This slice's place among the [`SLICES`] keys of at most [`MAX_PIECES`]
     /// pieces: fewer pieces first, then fewer men, then by counts; `None` above 8
     /// pieces.
