@@ -6,8 +6,8 @@
 //! fit reports both models' validation losses to show it.
 
 use ply_core::games::draughts::network::{
-    bucket, for_each_input, Network, BUCKETS, HIDDEN, HIDDEN2, INPUTS, NETWORK_BYTES, ONE,
-    OUT_ONE, W2_ONE,
+    bucket, for_each_input, Network, BUCKETS, HIDDEN, HIDDEN2, INPUTS, NETWORK_BYTES, ONE, OUT_ONE,
+    W2_ONE,
 };
 use ply_core::games::draughts::{Colour, LearnedEval};
 use ply_core::playout::SplitMix64;
@@ -249,7 +249,7 @@ pub fn quantise(p: &[f32]) -> Box<Network> {
     }
     for k in 0..HIDDEN2 {
         for j in 0..HIDDEN {
-            n.w2[k][j] = r(p[W2 + k * HIDDEN + j], W2_ONE).clamp(-127.0, 127.0) as i16;
+            n.w2[k][j] = r(p[W2 + k * HIDDEN + j], W2_ONE).clamp(-127.0, 127.0) as i8;
         }
         n.b2[k] = r(p[B2 + k], ONE * W2_ONE) as i32;
     }
@@ -499,8 +499,15 @@ mod tests {
             assert!(v * sign > 50, "{fen}: {v}");
             // The float model and the integer one agree to a few units.
             let f = forward(&p, &sample(&Record::of(&g, 0, 0), 1.0)).logit * 50.0;
-            let mover = if g.colour_to_move() == Colour::White { v } else { -v };
-            assert!((f - mover as f32).abs() < 5.0, "{fen}: float {f}, integer {mover}");
+            let mover = if g.colour_to_move() == Colour::White {
+                v
+            } else {
+                -v
+            };
+            assert!(
+                (f - mover as f32).abs() < 5.0,
+                "{fen}: float {f}, integer {mover}"
+            );
         }
     }
 

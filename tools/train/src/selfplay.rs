@@ -1,6 +1,7 @@
 //! Self-play: games of the engine against itself at a fixed node budget a move, from
 //! openings of a few random plies, every quiet position recorded with the game's
-//! result ([`crate::data`]).
+//! result ([`crate::data`]). The engine plays with what ply plays draughts with
+//! ([`Recommended::engine_config`]: late move reductions, futility pruning).
 
 use std::io::Write;
 use std::path::Path;
@@ -9,7 +10,7 @@ use std::sync::mpsc;
 
 use ply_core::games::draughts::{Colour, Draughts, Rules};
 use ply_core::playout::SplitMix64;
-use ply_core::search::{Engine, EngineConfig, Limits, NoClock, TtEntry};
+use ply_core::search::{Engine, Limits, NoClock, Recommended, TtEntry};
 use ply_core::{Game, Player};
 
 use crate::data::Record;
@@ -65,7 +66,7 @@ pub fn play_game(id: u32, s: &Settings, eval: Eval, slots: &mut [TtEntry]) -> Ve
         if g.outcome().is_over() {
             continue;
         }
-        let mut engine = Engine::new(slots, eval, NoClock, EngineConfig::default());
+        let mut engine = Engine::new(slots, eval, NoClock, Draughts::engine_config());
         let mut records = Vec::new();
         let mut ply = random as u32;
         while !g.outcome().is_over() && ply < s.max_plies {

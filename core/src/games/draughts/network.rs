@@ -55,6 +55,10 @@ pub const SCALE: i32 = 50;
 /// The largest value the network gives, well inside the search's won and lost
 /// scores.
 pub const LIMIT: Score = 20_000;
+// The x86 second layer reads the activations 16 bytes at a time and writes its sums
+// 4 at a time.
+const _: () = assert!(HIDDEN % 16 == 0 && HIDDEN2 % 4 == 0);
+
 /// The first bytes of a network file.
 pub const MAGIC: &[u8; 8] = b"plynet1\n";
 /// Bytes of a network file.
@@ -73,9 +77,8 @@ pub struct Network {
     pub w1: [[i16; HIDDEN]; INPUTS],
     /// The first layer's biases.
     pub b1: [i16; HIDDEN],
-    /// The second layer's weights, output by output (each within `i8`'s range: the
-    /// file holds them as `i8`; held wider here for the multiply-add instructions).
-    pub w2: [[i16; HIDDEN]; HIDDEN2],
+    /// The second layer's weights, output by output.
+    pub w2: [[i8; HIDDEN]; HIDDEN2],
     /// The second layer's biases.
     pub b2: [i32; HIDDEN2],
     /// The output weights, bucket by bucket.
@@ -190,7 +193,7 @@ impl Network {
         while k < HIDDEN2 {
             let mut j = 0;
             while j < HIDDEN {
-                n.w2[k][j] = r.i8() as i16;
+                n.w2[k][j] = r.i8();
                 j += 1;
             }
             k += 1;
@@ -229,20 +232,11 @@ impl Network {
             at += b.len();
         };
         put(MAGIC);
-        self.w1
-            .iter()
-            .flatten()
-            .for_each(|w| put(&w.to_le_bytes()));
+        self.w1.iter().flatten().for_each(|w| put(&w.to_le_bytes()));
         self.b1.iter().for_each(|w| put(&w.to_le_bytes()));
-        self.w2
-            .iter()
-            .flatten()
-            .for_each(|&w| put(&[w.clamp(-128, 127) as i8 as u8]));
+        self.w2.iter().flatten().for_each(|w| put(&w.to_le_bytes()));
         self.b2.iter().for_each(|w| put(&w.to_le_bytes()));
-        self.w3
-            .iter()
-            .flatten()
-            .for_each(|w| put(&w.to_le_bytes()));
+        self.w3.iter().flatten().for_each(|w| put(&w.to_le_bytes()));
         self.b3.iter().for_each(|w| put(&w.to_le_bytes()));
         Ok(())
     }
@@ -257,22 +251,15 @@ impl Network {
                 *a = a.wrapping_add(w);
             }
         });
-        // The activations in place of the sums (a small stack matters on the
-        // firmware).
-        for a in acc.iter_mut() {
-            *a = (*a).clamp(0, ONE as i16);
+        let mut a1 = [0u8; HIDDEN];
+        for (a, &s) in a1.iter_mut().zip(acc.iter()) {
+            *a = s.clamp(0, ONE as i16) as u8;
         }
-        let a1 = &acc;
+        let sums = layer2(&a1, &self.w2);
         let b = bucket(g);
         let mut out = self.b3[b];
         for k in 0..HIDDEN2 {
-            let row = &self.w2[k];
-            let s: i32 = a1
-                .iter()
-                .zip(row.iter())
-                .map(|(&a, &w)| i32::from(a) * i32::from(w))
-                .sum();
-            let a2 = ((s + self.b2[k]) / W2_ONE).clamp(0, ONE);
+            let a2 = ((sums[k] + self.b2[k]) / W2_ONE).clamp(0, ONE);
             out += a2 * i32::from(self.w3[b][k]);
         }
         out
@@ -283,6 +270,65 @@ impl Network {
         let v = i64::from(self.logit(g)) * i64::from(SCALE) / i64::from(ONE * OUT_ONE);
         v.clamp(-i64::from(LIMIT), i64::from(LIMIT)) as Score
     }
+}
+
+/// The second layer's sums before their biases: `a1 · w2[k]` for each output `k`.
+/// Each product is at most 127 × 128 and a pair of them fits an `i16`, which is what
+/// the x86 multiply-add of bytes (`pmaddubsw`, SSSE3) needs; elsewhere (the
+/// firmware, the browser) the same sums in plain integers.
+#[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+#[inline]
+fn layer2(a1: &[u8; HIDDEN], w2: &[[i8; HIDDEN]; HIDDEN2]) -> [i32; HIDDEN2] {
+    use core::arch::x86_64::{
+        __m128i, _mm_add_epi32, _mm_hadd_epi32, _mm_loadu_si128, _mm_madd_epi16, _mm_maddubs_epi16,
+        _mm_set1_epi16, _mm_setzero_si128, _mm_storeu_si128,
+    };
+    let mut out = [0i32; HIDDEN2];
+    #[allow(unsafe_code)]
+    // SAFETY: SSSE3 is enabled for this build (the `cfg` above), so every
+    // instruction used exists; each load reads 16 bytes at an offset a multiple of 16
+    // inside an array of `HIDDEN` (a multiple of 16) bytes, and each store writes 4
+    // `i32`s at an offset a multiple of 4 inside `out`, of `HIDDEN2` (a multiple of 4)
+    // `i32`s; unaligned loads and stores (`loadu`, `storeu`) need no alignment.
+    unsafe {
+        let ones = _mm_set1_epi16(1);
+        let mut a = [_mm_setzero_si128(); HIDDEN / 16];
+        for (c, v) in a.iter_mut().enumerate() {
+            *v = _mm_loadu_si128(a1.as_ptr().add(16 * c).cast::<__m128i>());
+        }
+        for k in (0..HIDDEN2).step_by(4) {
+            let mut sums = [_mm_setzero_si128(); 4];
+            for (q, sum) in sums.iter_mut().enumerate() {
+                let row = w2[k + q].as_ptr();
+                for (c, &av) in a.iter().enumerate() {
+                    let w = _mm_loadu_si128(row.add(16 * c).cast::<__m128i>());
+                    let pairs = _mm_maddubs_epi16(av, w);
+                    *sum = _mm_add_epi32(*sum, _mm_madd_epi16(pairs, ones));
+                }
+            }
+            let s = _mm_hadd_epi32(
+                _mm_hadd_epi32(sums[0], sums[1]),
+                _mm_hadd_epi32(sums[2], sums[3]),
+            );
+            _mm_storeu_si128(out.as_mut_ptr().add(k).cast::<__m128i>(), s);
+        }
+    }
+    out
+}
+
+/// The second layer's sums before their biases (see the x86 version above).
+#[cfg(not(all(target_arch = "x86_64", target_feature = "ssse3")))]
+#[inline]
+fn layer2(a1: &[u8; HIDDEN], w2: &[[i8; HIDDEN]; HIDDEN2]) -> [i32; HIDDEN2] {
+    let mut out = [0i32; HIDDEN2];
+    for (o, row) in out.iter_mut().zip(w2.iter()) {
+        *o = a1
+            .iter()
+            .zip(row.iter())
+            .map(|(&a, &w)| i32::from(a) * i32::from(w))
+            .sum();
+    }
+    out
 }
 
 /// The output bucket of `g`: by the pieces on the board, 1–6 → 0, 7–12 → 1, 13–18 →
@@ -417,7 +463,7 @@ mod tests {
         // through the second layer's first unit, to every bucket's output.
         let mut n = zero();
         n.w1[20][0] = ONE as i16; // activation 1.0
-        n.w2[0][0] = W2_ONE as i16; // weight 1.0
+        n.w2[0][0] = W2_ONE as i8; // weight 1.0
         for b in 0..BUCKETS {
             n.w3[b][0] = 2 * OUT_ONE as i16; // weight 2.0
         }
@@ -433,6 +479,40 @@ mod tests {
         // A negative first-layer sum is clipped to zero.
         n.w1[20][0] = -(ONE as i16);
         assert_eq!(n.logit(&g), 0);
+    }
+
+    #[test]
+    fn the_second_layer_sums_what_plain_integers_sum() {
+        // Random activations and weights, and the extremes (127 × ±127 in every
+        // place, the largest pairs the byte multiply-add must not saturate).
+        let mut rng = crate::playout::SplitMix64::new(5);
+        for round in 0..20 {
+            let mut a1 = [0u8; HIDDEN];
+            let mut w2 = [[0i8; HIDDEN]; HIDDEN2];
+            for a in a1.iter_mut() {
+                *a = if round == 0 {
+                    127
+                } else {
+                    rng.below(128) as u8
+                };
+            }
+            for (k, row) in w2.iter_mut().enumerate() {
+                for w in row.iter_mut() {
+                    *w = match round {
+                        0 if k % 2 == 0 => 127,
+                        0 => -127,
+                        _ => (rng.below(255) as i32 - 127) as i8,
+                    };
+                }
+            }
+            let sums = layer2(&a1, &w2);
+            for k in 0..HIDDEN2 {
+                let plain: i32 = (0..HIDDEN)
+                    .map(|j| i32::from(a1[j]) * i32::from(w2[k][j]))
+                    .sum();
+                assert_eq!(sums[k], plain, "round {round}, output {k}");
+            }
+        }
     }
 
     #[test]
