@@ -30,6 +30,12 @@
 #   DEPTHS="" SOLVES="kalah:6x4" RANKS="4 16" SPLITS="2 3 4" RUNS=1 scripts/mpi-bench.sh
 #   DEPTHS=16 RANKS="1 2 4 8 16" HASH_MB=32 PRIVATE=1 RUNS=1 scripts/mpi-bench.sh
 #
+# With SAVE=DIR every run's standard output and error are kept in DIR, with a line
+# each in DIR/runs.tsv (job, configuration: 0 for one process, R or R:private for R
+# ranks; run; wall ms; CPU ms; the two files): what scripts/mpi-model.py reads.
+#
+#   SAVE=runs DEPTHS=16 RANKS="1 2 4 8 16" RUNS=1 scripts/mpi-bench.sh
+#
 # With PLY_BUNDLE=DIR (a folder made by scripts/mpi-bundle.sh) it runs the bundled
 # ply and mpirun and installs and builds nothing: for a machine without Rust,
 # OpenMPI or a network.
@@ -47,6 +53,11 @@ private="${PRIVATE:-}"
 if [[ -n "$hash_mb" && ! "$hash_mb" =~ ^[1-9][0-9]*$ ]]; then
     echo "mpi-bench: HASH_MB=$hash_mb is not a number of MiB" >&2
     exit 1
+fi
+save="${SAVE:-}"
+if [[ -n "$save" ]]; then
+    mkdir -p "$save" && : >>"$save/runs.tsv" ||
+        { echo "mpi-bench: SAVE=$save: cannot write runs.tsv there" >&2; exit 1; }
 fi
 most=1
 for r in $ranks; do ((r > most)) && most=$r; done
@@ -139,6 +150,14 @@ for job in "${jobs[@]}"; do
                 exit 1
             fi
             times[$c]+="$(((t1 - t0) / 1000000)) "
+            if [[ -n "$save" ]]; then
+                kept="${job// /-}-${c/:/-}-$i"
+                cp "$out" "$save/$kept.out"
+                cp "$out.err" "$save/$kept.err"
+                printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$job" "$c" "$i" "$(((t1 - t0) / 1000000))" \
+                    "$(awk '{ printf "%d", ($1 + $2) * 1000 }' "$out.cpu" | tail -n 1)" \
+                    "$kept.out" "$kept.err" >>"$save/runs.tsv"
+            fi
             if [[ $kind == perft ]]; then
                 # probes, misses (from the hit rate), positions and messages routed,
                 # the most bytes a rank sent.

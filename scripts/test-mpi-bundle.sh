@@ -56,7 +56,10 @@ if ! diff -u "$bundle.want" "$got"; then
     exit 1
 fi
 echo "bundle: mpirun -np 2 perft 9 and solve kalah:4x3 as one process"
-PLY_BUNDLE="$bundle" DEPTHS=9 SOLVES=kalah:4x3 RANKS="1 2" RUNS=1 bash scripts/mpi-bench.sh >"$got"
+rm -rf "$got.runs"
+trap 'rm -rf "$got" "$got.runs"' EXIT
+PLY_BUNDLE="$bundle" DEPTHS=9 SOLVES=kalah:4x3 RANKS="1 2" RUNS=1 SAVE="$got.runs" \
+    bash scripts/mpi-bench.sh >"$got"
 rows=$(grep -c '^| perft checkers 9 \|^| solve kalah:4x3 ' "$got" || true)
 if [[ "$rows" != 6 ]]; then
     cat "$got" >&2
@@ -64,3 +67,13 @@ if [[ "$rows" != 6 ]]; then
     exit 1
 fi
 echo "bundle: mpi-bench runs from it"
+# The runs it saved (SAVE) feed the model of scale: one line a run, and a row for
+# each rank count measured and each number of machines projected.
+saved=$(wc -l <"$got.runs/runs.tsv")
+python3 scripts/mpi-model.py "$got.runs" --job "perft 9" >"$got"
+if [[ "$saved" != 6 ]] || ! grep -c '^| 2 | ' "$got" >/dev/null || ! grep -c '^| 256 | ' "$got" >/dev/null; then
+    cat "$got" >&2
+    echo "test-mpi-bundle: mpi-bench saved $saved runs (not 6), or mpi-model.py did not read them" >&2
+    exit 1
+fi
+echo "bundle: mpi-bench's saved runs feed scripts/mpi-model.py"

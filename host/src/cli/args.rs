@@ -282,10 +282,10 @@ pub(crate) enum Command {
         /// generator counts (its speed, the peers' way of measuring perft).
         #[arg(long, conflicts_with = "hash_mb")]
         no_table: bool,
-        /// Under MPI: each rank counts the subtrees it is dealt through its own table
-        /// (what one rank stored, another counts again), instead of the default, one
-        /// table across the ranks (each position near the top counted by the rank
-        /// that owns it, docs/mpi.md).
+        /// Under MPI: each rank counts its own run of neighbouring subtrees through
+        /// its own table (what one rank stored, another counts again), instead of the
+        /// default, one table across the ranks (each position near the top counted by
+        /// the rank that owns it, docs/mpi.md).
         #[arg(long, conflicts_with = "no_table")]
         private_tables: bool,
         #[command(flatten)]

@@ -6,8 +6,11 @@
 //! into each other: a rank that counts them together finds more of them in its own
 //! table). A rank takes its own items in order, lowest first; a rank whose run is
 //! used up takes the last item of the longest run left, so no rank idles while
-//! items wait. Every answer is checked against the book: the item must be one this
-//! rank was given and has not answered yet. A rank is told to stop once nothing is
+//! items wait. A job whose work depends on which items a rank computes together
+//! asks for a fixed deal ([`super::Job::fixed_deal`], [`Dispatcher::fixed`]): each
+//! rank then computes exactly its own run, whatever the ranks' speeds, so the same
+//! items share a rank on every run. Every answer is checked against the book: the
+//! item must be one this rank was given and has not answered yet. A rank is told to stop once nothing is
 //! left and it has answered everything it was given.
 //!
 //! A job whose items depend on other items' results ([`super::Job::needed`]) starts
@@ -71,6 +74,8 @@ pub struct Dispatcher {
     open: usize,
     /// Items come as results call for them: ranks stop only when none is open.
     gated: bool,
+    /// Each rank computes its own run only ([`Dispatcher::fixed`]).
+    fixed: bool,
     /// Items worth dealing where no needed item waits, best first.
     spare: VecDeque<usize>,
     /// Whether an item was handed out as spare and has not been needed since.
@@ -104,6 +109,15 @@ impl Dispatcher {
         d
     }
 
+    /// The book with every rank kept to the run it was dealt at the start: a rank
+    /// whose run is used up takes no other rank's items (and waits for the others to
+    /// finish theirs). The items each rank computes then depend only on the items
+    /// left and the number of ranks, not on the ranks' speeds.
+    pub fn fixed(mut self) -> Self {
+        self.fixed = true;
+        self
+    }
+
     /// A run of `items` items over `ranks` ranks of which none is needed yet (the
     /// items in `finished` are done already): [`Dispatcher::need`] adds them.
     pub fn gated(items: usize, finished: impl Fn(usize) -> bool, ranks: usize) -> Self {
@@ -125,6 +139,7 @@ impl Dispatcher {
             done,
             open: 0,
             gated: false,
+            fixed: false,
             spare: VecDeque::new(),
             as_spare: vec![false; items],
             dropping: vec![false; items],
@@ -300,8 +315,9 @@ impl Dispatcher {
     }
 
     /// The next item for `rank` if it has fewer than `limit` unanswered and items are
-    /// waiting: the first of its own run, else the last of the longest run left, else
-    /// the first spare item ([`Dispatcher::set_spare`]). The item is then `rank`'s.
+    /// waiting: the first of its own run, else (unless the deal is
+    /// [fixed](Dispatcher::fixed)) the last of the longest run left, else the first
+    /// spare item ([`Dispatcher::set_spare`]). The item is then `rank`'s.
     pub fn assign(&mut self, rank: usize, limit: usize) -> Option<usize> {
         let book = self.ranks.get_mut(rank)?;
         if book.stopped || book.outstanding >= limit {
@@ -309,6 +325,7 @@ impl Dispatcher {
         }
         let i = match self.waiting[rank].pop_front() {
             Some(i) => i,
+            None if self.fixed => return None,
             None => match (0..self.waiting.len())
                 .max_by_key(|&r| self.waiting[r].len())
                 .and_then(|r| self.waiting[r].pop_back())
@@ -378,15 +395,20 @@ impl Dispatcher {
     }
 
     /// Whether `rank` should be told to stop now: it said hello, was not told yet, has
-    /// answered everything it was given but spare items, and nothing is waiting (of a
-    /// gated job: nothing needed is open anywhere, since an answer may call for more
-    /// items).
+    /// answered everything it was given but spare items, and nothing is waiting (with
+    /// a [fixed](Dispatcher::fixed) deal: nothing in its own run, the only items it
+    /// would be given; of a gated job: nothing needed is open anywhere, since an
+    /// answer may call for more items).
     pub fn should_stop(&self, rank: usize) -> bool {
         self.ranks.get(rank).is_some_and(|b| {
             b.host.is_some()
                 && !b.stopped
                 && b.outstanding == b.spare_out
-                && self.waiting.iter().all(VecDeque::is_empty)
+                && if self.fixed {
+                    self.waiting[rank].is_empty()
+                } else {
+                    self.waiting.iter().all(VecDeque::is_empty)
+                }
                 && (!self.gated || self.open == 0)
         })
     }
@@ -495,6 +517,48 @@ mod tests {
         // Rank 2's run was taken over from its end.
         assert!(got[0].contains(&9) || got[1].contains(&9));
         assert!((0..3).all(|r| d.should_stop(r)));
+    }
+
+    #[test]
+    fn a_fixed_deal_keeps_every_rank_to_its_own_run_however_slow_a_rank_is() {
+        // Items 3 and 6 read from a checkpoint: runs [0, 1, 2], [4, 5, 7], [8, 9].
+        let mut d = Dispatcher::new(10, |i| i == 3 || i == 6, 3).fixed();
+        for r in 0..3 {
+            d.hello(r, format!("h{}", r), 1).unwrap();
+        }
+        let mut got: Vec<Vec<usize>> = vec![Vec::new(); 3];
+        // Ranks 0 and 1 answer everything they get; rank 2 nothing yet.
+        for _ in 0..10 {
+            for (r, mine) in got.iter_mut().enumerate().take(2) {
+                if let Some(i) = d.assign(r, 1) {
+                    mine.push(i);
+                    d.answer(r, i, 1, 1).unwrap();
+                }
+            }
+        }
+        assert_eq!(got[0], [0, 1, 2]);
+        assert_eq!(got[1], [4, 5, 7], "rank 2's run is not taken over");
+        // Their runs are done: they stop (they would be given nothing more) while
+        // rank 2's items still wait for it.
+        assert!(d.should_stop(0) && d.should_stop(1));
+        assert!(!d.should_stop(2) && !d.all_done());
+        while let Some(i) = d.assign(2, 2) {
+            got[2].push(i);
+            d.answer(2, i, 1, 1).unwrap();
+        }
+        assert_eq!(got[2], [8, 9]);
+        assert!(d.all_done());
+        assert!((0..3).all(|r| d.should_stop(r)));
+        // The same book without the fixed deal: rank 0 takes over rank 2's run.
+        let mut d = Dispatcher::new(10, |i| i == 3 || i == 6, 3);
+        d.hello(0, "h0".into(), 1).unwrap();
+        let mine: Vec<usize> = std::iter::from_fn(|| {
+            let i = d.assign(0, 1)?;
+            d.answer(0, i, 1, 1).unwrap();
+            Some(i)
+        })
+        .collect();
+        assert_eq!(mine.len(), 8, "{:?}", mine);
     }
 
     #[test]

@@ -75,6 +75,18 @@ pub trait Job: Sync {
         1
     }
 
+    /// Whether each rank computes exactly the run of neighbouring items it is dealt
+    /// at the start, none taken over by a rank whose run is used up
+    /// ([`dispatch::Dispatcher::fixed`]): for a job whose work depends on which items
+    /// a rank computes together (perft through each rank's own table, where items
+    /// that share a table find each other's transpositions), so that the work is the
+    /// same on every run, whatever the ranks' speeds. `false` (the default): a rank
+    /// whose run is used up takes items from the longest run left, so no rank idles
+    /// while items wait. Not used by a job with [`Job::needed`].
+    fn fixed_deal(&self) -> bool {
+        false
+    }
+
     /// For a job whose items depend on other items' results (a solve's replies
     /// tested against the best one's value): the items needed now, given the
     /// results so far (`None`: not computed). Rank 0 asks at the start and after

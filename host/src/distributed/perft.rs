@@ -123,6 +123,13 @@ impl<G: PerftKey + Send + Sync> Job for PerftJob<'_, G> {
         self.threads
     }
 
+    /// With a table: which neighbouring subtrees share a rank's table decides the
+    /// lookups (`--private-tables`), so each rank counts its own run, and two runs on
+    /// as many ranks look up the same, however the machines' load differs.
+    fn fixed_deal(&self) -> bool {
+        self.table.is_some()
+    }
+
     fn run(&self, index: usize) -> Result<SubtreeCount, String> {
         let s = self
             .frontier

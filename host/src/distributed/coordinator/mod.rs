@@ -107,7 +107,14 @@ fn coordinate_within<J: Job, T: Transport>(
     let first = job.needed(&results);
     let every_item = first.is_none();
     let mut book = match first {
-        None => Dispatcher::new(items, |i| results[i].is_some(), transport.size()),
+        None => {
+            let b = Dispatcher::new(items, |i| results[i].is_some(), transport.size());
+            if job.fixed_deal() {
+                b.fixed()
+            } else {
+                b
+            }
+        }
         Some(first) => {
             let mut b = Dispatcher::gated(items, |i| results[i].is_some(), transport.size());
             for i in first {

@@ -270,6 +270,72 @@ fn three_ranks_compute_what_one_process_does() {
     );
 }
 
+/// Item numbers on 1 thread, each rank's job noting which items it computed; the
+/// last rank's items are slow. With `fixed`, the job asks for a fixed deal.
+struct Noted<'a> {
+    rank: usize,
+    fixed: bool,
+    seen: &'a std::sync::Mutex<Vec<Vec<usize>>>,
+}
+
+impl Job for Noted<'_> {
+    type Output = u64;
+    fn fingerprint(&self) -> String {
+        "noted".into()
+    }
+    fn items(&self) -> usize {
+        30
+    }
+    fn slots(&self) -> usize {
+        1
+    }
+    fn fixed_deal(&self) -> bool {
+        self.fixed
+    }
+    fn run(&self, index: usize) -> Result<u64, String> {
+        if index >= 20 {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        self.seen.lock().unwrap()[self.rank].push(index);
+        Ok(index as u64)
+    }
+    fn label(&self) -> Option<&str> {
+        None
+    }
+}
+
+#[test]
+fn a_fixed_deal_keeps_each_rank_to_its_run_and_every_rank_stops() {
+    for fixed in [true, false] {
+        let seen = std::sync::Mutex::new(vec![Vec::new(); 3]);
+        let options = Options::default();
+        let mut ranks = channels(3);
+        let mut zero = ranks.remove(0);
+        let job = |rank| Noted {
+            rank,
+            fixed,
+            seen: &seen,
+        };
+        let out = std::thread::scope(|s| {
+            for (k, mut t) in ranks.into_iter().enumerate() {
+                let (job, options) = (job(k + 1), &options);
+                s.spawn(move || work(&job, options, &mut t, format!("h{}", k + 1)).unwrap());
+            }
+            coordinate(&job(0), &options, &mut zero, "h0".into(), false).unwrap()
+        });
+        assert_eq!(complete(out).unwrap(), (0..30).collect::<Vec<u64>>());
+        let mut seen = seen.into_inner().unwrap();
+        seen.iter_mut().for_each(|v| v.sort_unstable());
+        if fixed {
+            let runs: Vec<Vec<usize>> = (0..3).map(|r| (10 * r..10 * r + 10).collect()).collect();
+            assert_eq!(seen, runs);
+        } else {
+            // Rank 2's slow items are taken over by the others.
+            assert!(seen[2].len() < 10, "{:?}", seen);
+        }
+    }
+}
+
 /// Rank 1: says hello, then answers each item `delay` after it was given, saying
 /// it is alive every 10 ms meanwhile when `alive`.
 struct Slow {
