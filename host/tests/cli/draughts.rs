@@ -228,6 +228,14 @@ fn bad_checkers_input_is_one_clear_line() {
             &["search", "checkers", "--eval", "magic"][..],
             "unknown evaluation",
         ),
+        (
+            &["search", "checkers", "--eval", "network:/nonexistent/n.bin"][..],
+            "cannot read it",
+        ),
+        (
+            &["search", "checkers", "--eval", "network:Cargo.toml"][..],
+            "a draughts network file has 37528 bytes",
+        ),
     ] {
         let o = ply(args);
         assert!(!o.status.success(), "{:?}", args);
@@ -235,4 +243,44 @@ fn bad_checkers_input_is_one_clear_line() {
         assert_eq!(err.lines().count(), 1, "{:?}: {}", args, err);
         assert!(err.contains(expect), "{:?}: {}", args, err);
     }
+}
+
+#[test]
+fn a_network_file_plays_as_the_shipped_network_does() {
+    // The shipped network written to a file and read back by `--eval network:FILE`
+    // searches exactly as `--eval network`: the same value, move and nodes.
+    let dir = std::env::temp_dir().join(format!("ply-network-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("n.bin");
+    let mut bytes = vec![0u8; ply_core::games::draughts::network::NETWORK_BYTES];
+    ply_core::games::draughts::Network::SHIPPED
+        .write_bytes(&mut bytes)
+        .unwrap();
+    std::fs::write(&path, &bytes).unwrap();
+    let file = format!("network:{}", path.display());
+    let search = |eval: &str| {
+        let o = ply(&[
+            "search",
+            "checkers",
+            "--depth",
+            "7",
+            "--threads",
+            "1",
+            "--eval",
+            eval,
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+            .lines()
+            .filter(|l| {
+                !l.starts_with("time") && !l.starts_with("nodes/s") && !l.contains(" time ")
+            })
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    let shipped = search("network");
+    assert_eq!(search(&file), shipped);
+    // Another network plays otherwise: the learned linear evaluation's search differs.
+    assert_ne!(search("learned"), shipped);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
