@@ -152,19 +152,30 @@ where
 }
 
 /// Every evaluation a user can name for `G` with `--eval`, explicit Halma weights
-/// (negative and fractional ones) standing for the `m1,m2,m3,m4` form.
+/// (negative and fractional ones) standing for the `m1,m2,m3,m4` form and a file
+/// holding the shipped draughts network for `network:FILE`.
 fn named_evaluations<G: HostGame>() -> Vec<(&'static str, G::Eval)> {
     G::evaluator_names()
         .iter()
-        .map(|&n| {
-            if n == "m1,m2,m3,m4" {
-                "1,-2.5,0.5,1"
-            } else {
-                n
-            }
+        .map(|&n| match n {
+            "m1,m2,m3,m4" => (n, G::evaluator(Some("1,-2.5,0.5,1")).unwrap()),
+            "network:FILE" => (n, from_network_file::<G>()),
+            _ => (n, G::evaluator(Some(n)).unwrap()),
         })
-        .map(|n| (n, G::evaluator(Some(n)).unwrap()))
         .collect()
+}
+
+/// The evaluation `network:PATH` of `G` for a file holding the shipped draughts
+/// network (read once: the file is removed at once).
+fn from_network_file<G: HostGame>() -> G::Eval {
+    use ply_core::games::draughts::{network::NETWORK_BYTES, Network};
+    let path = std::env::temp_dir().join(format!("ply-parallel-{}.net", std::process::id()));
+    let mut bytes = vec![0u8; NETWORK_BYTES];
+    Network::SHIPPED.write_bytes(&mut bytes).unwrap();
+    std::fs::write(&path, &bytes).unwrap();
+    let eval = G::evaluator(Some(&format!("network:{}", path.display())));
+    std::fs::remove_file(&path).unwrap();
+    eval.unwrap()
 }
 
 /// Every named evaluation of `G` through [`check_all`], at odd and even depths.
