@@ -567,14 +567,24 @@ impl Job for Replies<'_> {
         let Ok((_, mut table, _)) = self.memory.parts(self.root) else {
             return;
         };
-        let mut n = 0;
-        for w in words.chunks_exact(3) {
-            if let Some(e) = SolverEntry::from_words([w[0], w[1], w[2]]) {
-                ply_core::games::kalah::solver::learn(&mut table, e);
-                n += 1;
-            }
+        use ply_core::games::kalah::solver::{learn, prefetch_learn};
+        let entries: Vec<SolverEntry> = words
+            .chunks_exact(3)
+            .filter_map(|w| SolverEntry::from_words([w[0], w[1], w[2]]))
+            .collect();
+        // Buckets asked for a batch ahead, so that the waits for memory overlap.
+        const AHEAD: usize = 16;
+        for e in entries.iter().take(AHEAD) {
+            prefetch_learn(&table, e);
         }
-        self.learnt.fetch_add(n, Ordering::Relaxed);
+        for (i, &e) in entries.iter().enumerate() {
+            if let Some(next) = entries.get(i + AHEAD) {
+                prefetch_learn(&table, next);
+            }
+            learn(&mut table, e);
+        }
+        self.learnt
+            .fetch_add(entries.len() as u64, Ordering::Relaxed);
     }
 }
 

@@ -88,6 +88,15 @@ impl SolverEntry {
     }
 }
 
+/// Asks for the memory of `e`'s bucket in `tt` ([`crate::prefetch`]), so that a
+/// [`learn`] of `e` soon after finds it in the cache: a batch of entries learnt
+/// after their buckets were asked for waits for memory once, not once an entry.
+pub fn prefetch_learn(tt: &impl SolverTable, e: &SolverEntry) {
+    if tt.buckets() > 0 {
+        tt.prefetch(bucket(tt, e.own, e.opp));
+    }
+}
+
 /// Stores `e`, an exact entry ([`SolverEntry::is_exact`]) learnt elsewhere (another
 /// process's search of the same rules), in `tt`: merged with the position's own
 /// exact entry there (the tighter of each bound, the larger work, its own move
