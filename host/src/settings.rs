@@ -18,6 +18,7 @@
 //! | `PLY_KALAH_MOVE_NODES` | 0 to 18446744073709551615, or `max` (`ply solve --move-nodes`) |
 //! | `PLY_RANK_TIMEOUT` | 1 to 86400 seconds (`--rank-timeout`) |
 //! | `PLY_KALAH_SPLIT_PLIES` | 1 to [`MAX_SPLIT_PLIES`] (`ply solve --split-plies`) |
+//! | `PLY_KALAH_SHARE_WORK` | 0 to [`NO_SHARING`] (`ply solve --share-work`) |
 //! | `PLY_ROUTE_REST` | 1 to [`MAX_ROUTE_REST`] (`ply perft --route-rest`) |
 //! | `PLY_ROUTE_NODES` | 1 to [`MAX_ROUTE_NODES`] (`ply perft --route-nodes`) |
 //! | `PLY_ROUTE_BATCH` | 1 to [`MAX_ROUTE_BATCH`] (`ply perft --route-batch`) |
@@ -46,6 +47,14 @@ pub const MAX_HASH_MB: usize = 1 << 20;
 /// The deepest `--guess-depth` (`PLY_GUESS_DEPTH`): the shallow searches that order the Kalah solver's
 /// moves gain nothing deeper, and each further ply multiplies their time.
 pub const MAX_GUESS_DEPTH: u32 = 64;
+
+/// The default `--share-work` (`PLY_KALAH_SHARE_WORK`): the ranks of a Kalah
+/// solve share the exact table entries whose search took at least 2^10 nodes
+/// (measured in docs/log/2026-11-29-kalah-ranks.md).
+pub const DEFAULT_SHARE_WORK: u32 = 10;
+
+/// The `--share-work` that shares nothing: no entry's search takes 2^64 nodes.
+pub const NO_SHARING: u32 = 64;
 
 /// The deepest `--split-plies` (`PLY_KALAH_SPLIT_PLIES`): a Kalah solve on MPI ranks splits at most
 /// this many plies below the root into items.
@@ -228,6 +237,7 @@ pub const VARIABLES: &[&str] = &[
     "PLY_KALAH_MOVE_NODES",
     "PLY_RANK_TIMEOUT",
     "PLY_KALAH_SPLIT_PLIES",
+    "PLY_KALAH_SHARE_WORK",
     "PLY_ROUTE_REST",
     "PLY_ROUTE_NODES",
     "PLY_ROUTE_BATCH",
@@ -346,6 +356,12 @@ pub fn environment_from(get: impl Fn(&str) -> Option<OsString>) -> Result<Enviro
         1,
         MAX_SPLIT_PLIES as u64,
         " (plies)",
+    )?;
+    number(
+        "PLY_KALAH_SHARE_WORK",
+        0,
+        u64::from(NO_SHARING),
+        " (log2 of nodes; 64: none)",
     )?;
     number("PLY_ROUTE_REST", 1, MAX_ROUTE_REST, " (plies)")?;
     number("PLY_ROUTE_NODES", 1, MAX_ROUTE_NODES, " (positions)")?;

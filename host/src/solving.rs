@@ -41,6 +41,11 @@ pub struct SolveOptions {
     /// Under MPI, the plies a Kalah solve splits into items (`--split-plies`; `None`:
     /// by ranks × threads).
     pub split_plies: Option<usize>,
+    /// Under MPI, the log2 of the nodes a Kalah table entry's search must have
+    /// cost for the ranks to share it (`--share-work`; `None`: the default,
+    /// [`crate::settings::DEFAULT_SHARE_WORK`]; [`crate::settings::NO_SHARING`]:
+    /// nothing shared).
+    pub share_work: Option<u32>,
     /// Under MPI, seconds rank 0 waits for a silent rank (`--rank-timeout`).
     pub rank_timeout: Option<u64>,
     /// Stop as Ctrl-C would after about this many nodes: the test hook of
@@ -59,6 +64,7 @@ impl SolveOptions {
             (self.guess_depth.is_some(), "--guess-depth"),
             (self.move_nodes.is_some(), "--move-nodes"),
             (self.split_plies.is_some(), "--split-plies"),
+            (self.share_work.is_some(), "--share-work"),
         ] {
             if given {
                 return Err(format!(

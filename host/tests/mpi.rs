@@ -739,6 +739,60 @@ fn kalah_solve_on_one_two_and_three_ranks_prints_what_one_process_prints() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// Rank 0's line of the table entries shared: (sent by rank 0, learnt by it).
+fn shared_entries(err: &str) -> Option<(u64, u64)> {
+    let l = err
+        .lines()
+        .find_map(|l| l.strip_prefix("table entries shared: "))?;
+    let w: Vec<&str> = l.split_whitespace().collect();
+    Some((w[0].parse().ok()?, w[5].parse().ok()?))
+}
+
+/// The ranks pass their deep exact table entries to each other: on 2 to 4 ranks,
+/// every entry shared (`--share-work 0`), the deep ones or none, with a roomy table
+/// and a 1 MiB one, both capture rules, the values are one process's; with every
+/// entry shared, rank 0 learns what the others proved; without sharing nothing
+/// travels.
+#[test]
+fn ranks_sharing_table_entries_solve_what_one_process_solves() {
+    let dir = scratch("mpi", "solve-share");
+    let tables = [("PLY_KALAH_TABLE_SEEDS", "12")];
+    for (args, runs) in [
+        (
+            &["kalah:6x3"][..],
+            &[(2, "0", "64"), (3, "10", "1"), (4, "0", "1")][..],
+        ),
+        (
+            &["kalah:4x4:empty-capture"][..],
+            &[(2, "64", "64"), (3, "0", "64")][..],
+        ),
+    ] {
+        let one = solve(0, &dir, &tables, args);
+        assert!(one.status.success(), "{}", stderr(&one));
+        let want = solve_values(&stdout(&one));
+        for &(np, share, hash) in runs {
+            let mut a = args.to_vec();
+            a.extend(["--share-work", share, "--hash-mb", hash]);
+            let o = solve(np, &dir, &tables, &a);
+            let err = stderr(&o);
+            assert!(o.status.success(), "{:?} on {}: {}", a, np, err);
+            assert_eq!(solve_values(&stdout(&o)), want, "{:?} on {} ranks", a, np);
+            let (sent, learnt) = shared_entries(&err).expect(&err);
+            match share {
+                "64" => assert_eq!((sent, learnt), (0, 0), "{}", err),
+                "0" => assert!(sent > 0 && learnt > 0, "{:?} on {}: {}", a, np, err),
+                _ => {}
+            }
+        }
+    }
+    // Out of range: refused in one line before any work.
+    let o = solve(2, &dir, &tables, &["kalah:4x3", "--share-work", "65"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("--share-work"), "{}", stderr(&o));
+    assert!(stdout(&o).is_empty());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 #[test]
 fn a_killed_rank_ends_a_solve_and_resume_finishes_it_with_the_same_values() {
     let dir = scratch("mpi", "solve-kill");

@@ -191,6 +191,10 @@ pub(crate) struct SolveArgs {
     /// from 4, 4 from 16 (kalah only).
     #[arg(long, env = "PLY_KALAH_SPLIT_PLIES", value_name = "PLIES")]
     pub(crate) split_plies: Option<usize>,
+    /// Under mpirun or srun: the ranks share every exact table entry whose search
+    /// took at least 2^N nodes (0 to 64; 64: none). Default: 10 (kalah only).
+    #[arg(long, env = "PLY_KALAH_SHARE_WORK", value_name = "N")]
+    pub(crate) share_work: Option<u32>,
     #[command(flatten)]
     pub(crate) ranks: RankArgs,
 }
@@ -219,6 +223,7 @@ impl SolveArgs {
             guess_depth: self.guess_depth,
             move_nodes,
             split_plies: self.split_plies,
+            share_work: self.share_work,
             rank_timeout: self.ranks.rank_timeout,
             stop_nodes,
         })

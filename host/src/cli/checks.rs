@@ -279,6 +279,16 @@ fn check_solve(solve: &SolveArgs) -> Result<Option<ply_host::files::Lock>, Strin
         let max = settings::MAX_SPLIT_PLIES as u64;
         in_range(p as u64, 1, max, "--split-plies", " (plies)")?;
     }
+    if let Some(n) = solve.share_work {
+        let max = u64::from(settings::NO_SHARING);
+        in_range(
+            u64::from(n),
+            0,
+            max,
+            "--share-work",
+            " (log2 of nodes; 64: none)",
+        )?;
+    }
     check_ranks(&solve.ranks)?;
     match &solve.checkpoint {
         Some(path) => ply_host::distributed::checkpoint::claim(path, solve.resume),

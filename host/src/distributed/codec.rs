@@ -146,6 +146,12 @@ pub enum Message {
         /// The item.
         index: usize,
     },
+    /// What a rank learnt that the others may use ([`super::Job::shared`]): a worker
+    /// sends it to rank 0, rank 0 passes it on to every other worker.
+    Share {
+        /// The job's words.
+        words: Vec<u64>,
+    },
 }
 
 /// Tags of the messages (MPI tags): one per kind.
@@ -166,6 +172,8 @@ pub mod tag {
     pub const DROP: i32 = 7;
     /// [`super::Message::Dropped`].
     pub const DROPPED: i32 = 8;
+    /// [`super::Message::Share`].
+    pub const SHARE: i32 = 9;
 }
 
 impl Message {
@@ -220,6 +228,13 @@ impl Message {
             Message::Dropped { index } => {
                 put(&mut b, *index as u64);
                 tag::DROPPED
+            }
+            Message::Share { words } => {
+                put(&mut b, words.len() as u64);
+                for &w in words {
+                    put(&mut b, w);
+                }
+                tag::SHARE
             }
         };
         let sum = checksum(t, &b);
@@ -284,6 +299,14 @@ impl Message {
             tag::DROPPED => Message::Dropped {
                 index: r.usize().ok_or_else(bad)?,
             },
+            tag::SHARE => {
+                let n = r.usize().ok_or_else(bad)?;
+                if n.checked_mul(8) != Some(r.rest().len()) {
+                    return Err(bad());
+                }
+                let words = (0..n).map(|_| r.u64().expect("length checked")).collect();
+                Message::Share { words }
+            }
             _ => return Err(format!("a message with the unknown tag {}", t)),
         };
         if !r.rest().is_empty() {
@@ -326,6 +349,9 @@ mod tests {
             Message::Alive,
             Message::Drop { index: 11 },
             Message::Dropped { index: 12 },
+            Message::Share {
+                words: vec![1, u64::MAX, 0],
+            },
         ]
     }
 

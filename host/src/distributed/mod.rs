@@ -122,6 +122,21 @@ pub trait Job: Sync {
     /// runs to its end.
     fn drop_item(&self, _index: usize) {}
 
+    /// For a job whose items learn what other ranks' items can use (a solve's
+    /// deep table entries): words for every other rank, what this process learnt
+    /// since the last call (empty: nothing new). Called on the main thread of each
+    /// rank about every [`coordinator::SHARE_EVERY`] (a worker only while it holds
+    /// items); what it returns reaches the other ranks' [`Job::learn`] in a
+    /// [`Message::Share`] through rank 0. The default: nothing.
+    fn shared(&self) -> Vec<u64> {
+        Vec::new()
+    }
+
+    /// Words another rank's [`Job::shared`] returned (called on this rank's main
+    /// thread; they may be damaged only as far as the message checksum misses).
+    /// The default ignores them.
+    fn learn(&self, _words: &[u64]) {}
+
     /// Called on rank 0 (or the one process) as each item's result arrives, in the
     /// order they arrive (not for items read from a checkpoint): a place for a line of
     /// progress on standard error.

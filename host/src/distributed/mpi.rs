@@ -52,17 +52,7 @@ impl Net for World {
     }
 
     fn post(&mut self, rank: usize, bytes: Vec<u8>) -> Result<(), String> {
-        let rank = i32::try_from(rank).map_err(|_| format!("no rank {}", rank))?;
-        let raw: *mut [u8] = Box::into_raw(bytes.into_boxed_slice());
-        // SAFETY: the bytes are freed only once the send has completed ([`Net::flushed`]),
-        // or never (a job aborted with the send under way).
-        let buf: &'static [u8] = unsafe { &*raw };
-        let request =
-            self.0
-                .process_at_rank(rank)
-                .immediate_send_with_tag(StaticScope, buf, ROUTE_TAG);
-        self.2.push((request, raw));
-        Ok(())
+        self.post_tagged(rank, ROUTE_TAG, bytes)
     }
 
     fn poll(&mut self) -> Result<Option<(usize, i32, Vec<u8>)>, String> {
@@ -83,6 +73,24 @@ impl Net for World {
 
     fn give_up(&mut self) {
         self.1 = true;
+    }
+}
+
+impl World {
+    /// Posts `bytes` to `rank` with `tag` without waiting ([`Net::flushed`] frees
+    /// them once sent).
+    fn post_tagged(&mut self, rank: usize, tag: i32, bytes: Vec<u8>) -> Result<(), String> {
+        let rank = i32::try_from(rank).map_err(|_| format!("no rank {}", rank))?;
+        let raw: *mut [u8] = Box::into_raw(bytes.into_boxed_slice());
+        // SAFETY: the bytes are freed only once the send has completed ([`Net::flushed`]),
+        // or never (a job aborted with the send under way).
+        let buf: &'static [u8] = unsafe { &*raw };
+        let request = self
+            .0
+            .process_at_rank(rank)
+            .immediate_send_with_tag(StaticScope, buf, tag);
+        self.2.push((request, raw));
+        Ok(())
     }
 }
 
@@ -119,6 +127,14 @@ impl Transport for World {
 
     fn unresponsive(&mut self, _rank: usize) {
         self.1 = true;
+    }
+
+    fn share(&mut self, rank: usize, encoded: &(i32, Vec<u8>)) -> Result<(), String> {
+        self.post_tagged(rank, encoded.0, encoded.1.clone())
+    }
+
+    fn flush(&mut self) -> bool {
+        Net::flushed(self)
     }
 }
 

@@ -51,6 +51,18 @@ pub fn run_local_all<J: Job>(job: &J, options: &Options) -> Result<Vec<J::Output
     run_local(job, options).and_then(super::complete)
 }
 
+/// How often a rank passes on what its items learnt ([`Job::shared`]).
+pub const SHARE_EVERY: Duration = Duration::from_millis(20);
+
+/// Waits (at most a second) until what this rank shared has left it, so that MPI
+/// does not end under a send.
+pub(super) fn settle<T: Transport>(transport: &mut T) {
+    let until = Instant::now() + Duration::from_secs(1);
+    while !transport.flush() && Instant::now() < until {
+        std::thread::sleep(POLL);
+    }
+}
+
 /// How often a worker says it is alive ([`Message::Alive`]) when it has sent nothing
 /// else.
 pub const ALIVE_EVERY: Duration = Duration::from_secs(1);
@@ -150,6 +162,7 @@ fn coordinate_within<J: Job, T: Transport>(
     // When each rank was last heard from.
     let mut heard = vec![started; transport.size()];
     let mut progress = crate::interrupt::Progress::new();
+    let mut last_shared = started;
     let outcome = std::thread::scope(|scope| {
         let mut exec = Executor::start(scope, job);
         let r = (|| -> Result<(), String> {
@@ -168,6 +181,14 @@ fn coordinate_within<J: Job, T: Transport>(
                     on_message(job, &fp, &mut book, &mut saver, transport, rank, msg)?;
                 }
                 silent_rank(&mut book, transport, &heard, timeout)?;
+                if last_shared.elapsed() >= SHARE_EVERY {
+                    last_shared = Instant::now();
+                    let words = job.shared();
+                    if !words.is_empty() {
+                        pass_on(&book, transport, 0, &Message::Share { words }.encode())?;
+                    }
+                }
+                transport.flush();
                 for f in exec.finished(wait) {
                     if f.output.is_err() && book.is_dropping(f.index) {
                         // A spare item given up for a needed one.
@@ -222,6 +243,7 @@ fn coordinate_within<J: Job, T: Transport>(
     if let Err(e) = outcome {
         return Err(saver.fail(e));
     }
+    settle(transport);
     saver.save(true)?;
     if summary {
         print_summary(&book, resumed);
@@ -347,12 +369,32 @@ fn on_message<J: Job, T: Transport>(
         }
         Message::Dropped { index } => book.dropped(rank, index)?,
         Message::Alive => return Ok(()),
+        Message::Share { words } => {
+            job.learn(&words);
+            return pass_on(book, transport, rank, &Message::Share { words }.encode());
+        }
         Message::Assign { .. } | Message::Stop { .. } | Message::Drop { .. } => {
             return Err(format!("rank {} sent rank 0 {:?}", rank, msg));
         }
     }
     let ahead = ahead(job.ahead(), &book.ranks()[rank]);
     feed(book, transport, rank, ahead)
+}
+
+/// Passes `encoded` (a [`Message::Share`] from `from`, encoded) on to every other
+/// worker still running.
+fn pass_on<T: Transport>(
+    book: &Dispatcher,
+    transport: &mut T,
+    from: usize,
+    encoded: &(i32, Vec<u8>),
+) -> Result<(), String> {
+    for rank in 1..transport.size() {
+        if rank != from && !book.ranks()[rank].stopped && book.ranks()[rank].host.is_some() {
+            transport.share(rank, encoded)?;
+        }
+    }
+    Ok(())
 }
 
 /// The work a rank's queue should hold: several of the slices its main thread sleeps

@@ -16,6 +16,20 @@ pub trait Transport {
     /// the run cannot end with it in the ordinary way (over MPI it is aborted once
     /// rank 0 has saved its checkpoint and said why).
     fn unresponsive(&mut self, _rank: usize) {}
+    /// Sends a message already encoded ([`Message::encode`], a [`Message::Share`]
+    /// passed on to several ranks is encoded once) to `rank` without waiting for it
+    /// to be received: two ranks sharing at once must not wait on each other. Its
+    /// bytes are kept until [`Transport::flush`] finds it sent. The default:
+    /// [`Transport::send`] of the message decoded.
+    fn share(&mut self, rank: usize, encoded: &(i32, Vec<u8>)) -> Result<(), String> {
+        let msg = Message::decode(encoded.0, &encoded.1)?;
+        self.send(rank, &msg)
+    }
+    /// Frees what [`Transport::share`] sent and is received; whether nothing it
+    /// sent is still on its way. The default: true.
+    fn flush(&mut self) -> bool {
+        true
+    }
 }
 
 /// A process alone: no other ranks.

@@ -6,7 +6,7 @@ use crate::distributed::{Job, Options};
 
 use std::time::Instant;
 
-use super::{fingerprint, Transport, ALIVE_EVERY, POLL};
+use super::{fingerprint, settle, Transport, ALIVE_EVERY, POLL, SHARE_EVERY};
 
 /// A rank other than 0: says hello (its job's fingerprint hash, its slots, its host),
 /// computes the items it is given and sends each result back, until rank 0 tells it to
@@ -27,6 +27,7 @@ pub fn work<J: Job, T: Transport>(
         },
     )?;
     let mut last_sent = Instant::now();
+    let mut last_shared = Instant::now();
     std::thread::scope(|scope| {
         let mut exec = Executor::start(scope, job);
         let mut stop: Option<bool> = None;
@@ -61,16 +62,37 @@ pub fn work<J: Job, T: Transport>(
                             exec.cancel();
                         }
                     }
+                    Message::Share { words } => job.learn(&words),
                     other => return Err(format!("rank {} sent {:?}", from, other)),
                 }
             }
             match stop {
                 // Rank 0 failed and says why: this rank ends quietly.
                 Some(true) => return Ok(()),
-                Some(false) if exec.in_flight() == 0 => return Ok(()),
+                Some(false) if exec.in_flight() == 0 => {
+                    settle(transport);
+                    return Ok(());
+                }
                 _ => {}
             }
-            for f in exec.finished(POLL) {
+            let finished = exec.finished(POLL);
+            // Only while it holds items, before their answers: rank 0 then still
+            // reads (an answer is still to come after it), so a share never waits
+            // on a rank 0 that has ended. What an item learnt leaves before its
+            // answer.
+            if stop.is_none()
+                && !held.is_empty()
+                && (!finished.is_empty() || last_shared.elapsed() >= SHARE_EVERY)
+            {
+                last_shared = Instant::now();
+                let words = job.shared();
+                if !words.is_empty() {
+                    transport.share(0, &Message::Share { words }.encode())?;
+                    last_sent = Instant::now();
+                }
+            }
+            transport.flush();
+            for f in finished {
                 held.remove(&f.index);
                 let dropped = dropping.remove(&f.index);
                 if stop.is_some() {

@@ -37,17 +37,21 @@
 //! solved again after `--resume`), in a checkpoint of its own: one written by a
 //! one-process solve is refused here, and the other way round.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
-use ply_core::games::kalah::solver::{bounds_for_player, Quiet, SolveControl};
+use ply_core::games::kalah::solver::{
+    bounds_for_player, KalahSolver, Quiet, SolveControl, SolverEntry,
+};
 use ply_core::games::kalah::Kalah;
 use ply_core::search::for_player;
 use ply_core::{Game, Player};
 
 mod items;
+mod sharing;
 
 use items::{Item, Layout, Path, ReplyBounds, SPLIT_PLIES};
+use sharing::{Outbox, Sharing};
 
 use super::scheduler::Solved;
 use super::{checkpoint, guess_depth, output, Memory};
@@ -99,20 +103,34 @@ struct Replies<'a> {
     dropping: Mutex<std::collections::HashSet<usize>>,
     /// The results as they arrive on rank 0, and which first moves were reported.
     seen: Mutex<(Vec<Option<ReplyBounds>>, Vec<bool>)>,
+    /// The exact table entries this rank's searches found, to share with the
+    /// other ranks ([`Job::shared`]).
+    outbox: Outbox,
+    /// Entries shared with the others, and learnt from them.
+    sent: AtomicU64,
+    learnt: AtomicU64,
 }
 
 impl<'a> Replies<'a> {
     /// The job for `ranks` ranks of `memory.threads` threads each.
     fn new(root: &'a Kalah, memory: &'a Memory, settings: &'a SolveOptions, ranks: usize) -> Self {
         let workers = ranks.max(1) * memory.threads.max(1);
-        Self::split(
+        let mut job = Self::split(
             root,
             memory,
             settings,
             settings
                 .split_plies
                 .unwrap_or_else(|| default_split_plies(workers)),
-        )
+        );
+        if ranks > 1 {
+            job.outbox = Outbox::new(
+                settings
+                    .share_work
+                    .unwrap_or(crate::settings::DEFAULT_SHARE_WORK),
+            );
+        }
+        job
     }
 
     /// [`Replies::new`] splitting `depth` plies (`1..=SPLIT_PLIES`).
@@ -142,7 +160,21 @@ impl<'a> Replies<'a> {
                 vec![None; layout.items()],
                 vec![false; root.legal_moves().len()],
             )),
+            outbox: Outbox::new(crate::settings::NO_SHARING),
+            sent: AtomicU64::new(0),
+            learnt: AtomicU64::new(0),
         }
+    }
+
+    /// One solver (one thread's) over this rank's memory, whose exact entries of
+    /// enough work also go to the outbox.
+    fn solver(&self) -> Result<KalahSolver<'_, Sharing<'_>>, String> {
+        let (tables, table, config) = self.memory.parts(self.root)?;
+        let mut solver =
+            KalahSolver::with_table(self.root.rules(), Sharing::new(table, &self.outbox), tables)
+                .map_err(|e| e.to_string())?;
+        solver.set_config(config);
+        Ok(solver)
     }
 
     fn first_moves(&self) -> usize {
@@ -346,7 +378,7 @@ impl<'a> Replies<'a> {
         if stop().should_stop() {
             return Err("abandoned: the run is over or the slot is wanted".into());
         }
-        let mut solver = self.memory.solver(self.root)?;
+        let mut solver = self.solver()?;
         let stopped = |e: ply_core::games::kalah::solver::Interrupted| e.to_string();
         // Bounds for `g`'s own mover, searched from `guess` to the exact value.
         let mut exact = |lo: i32, hi: i32, guess: i32| {
@@ -356,7 +388,7 @@ impl<'a> Replies<'a> {
         };
         let (lo, hi) = match item {
             Item::Exact(_) => {
-                let mut guesser = self.memory.solver(self.root)?;
+                let mut guesser = self.solver()?;
                 let guess = guesser
                     .estimate(g, self.guess_plies(g), 0, &mut stop())
                     .map_err(stopped)?;
@@ -368,7 +400,7 @@ impl<'a> Replies<'a> {
                 // "less than -bound" (not "at least -bound").
                 let same = g.side_to_move() == mover;
                 let beta = if same { bound + 1 } else { -bound };
-                let mut tester = self.memory.solver(self.root)?;
+                let mut tester = self.solver()?;
                 let (lo, hi) = tester
                     .test(g, -span, span, beta, &mut stop())
                     .map_err(stopped)?;
@@ -524,6 +556,36 @@ impl Job for Replies<'_> {
     fn label(&self) -> Option<&str> {
         None
     }
+
+    fn shared(&self) -> Vec<u64> {
+        let entries = self.outbox.take();
+        self.sent.fetch_add(entries.len() as u64, Ordering::Relaxed);
+        entries.iter().flat_map(SolverEntry::to_words).collect()
+    }
+
+    fn learn(&self, words: &[u64]) {
+        let Ok((_, mut table, _)) = self.memory.parts(self.root) else {
+            return;
+        };
+        use ply_core::games::kalah::solver::{learn, prefetch_learn};
+        let entries: Vec<SolverEntry> = words
+            .chunks_exact(3)
+            .filter_map(|w| SolverEntry::from_words([w[0], w[1], w[2]]))
+            .collect();
+        // Buckets asked for a batch ahead, so that the waits for memory overlap.
+        const AHEAD: usize = 16;
+        for e in entries.iter().take(AHEAD) {
+            prefetch_learn(&table, e);
+        }
+        for (i, &e) in entries.iter().enumerate() {
+            if let Some(next) = entries.get(i + AHEAD) {
+                prefetch_learn(&table, next);
+            }
+            learn(&mut table, e);
+        }
+        self.learnt
+            .fetch_add(entries.len() as u64, Ordering::Relaxed);
+    }
 }
 
 /// A control that stops an item's solve once the run is over ([`Job::abandon`]) or
@@ -598,6 +660,13 @@ pub(super) fn solve(
     let Some(results) = crate::distributed::run_partial(&job, &distributed)? else {
         return Ok(None);
     };
+    if ranks > 1 {
+        crate::errln!(
+            "table entries shared: {} sent by rank 0, {} learnt from the other ranks",
+            job.sent.load(Ordering::Relaxed),
+            job.learnt.load(Ordering::Relaxed)
+        );
+    }
     let solved = assemble(&job, &results)?;
     Ok(Some(output(
         game,

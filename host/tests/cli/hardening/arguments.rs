@@ -17,6 +17,7 @@ fn case_06_numbers_out_of_range_are_refused_not_wrapped() {
         ("PLY_THREADS", "0"),
         ("PLY_KALAH_SPLIT_PLIES", "0"),
         ("PLY_KALAH_SPLIT_PLIES", "5"),
+        ("PLY_KALAH_SHARE_WORK", "65"),
     ] {
         let started = Instant::now();
         let o = ply_with(

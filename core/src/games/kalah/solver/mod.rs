@@ -64,7 +64,7 @@ pub use packed::{
 };
 #[cfg(target_has_atomic = "64")]
 pub use table::SharedSolverTable;
-pub use table::{SolverEntry, SolverTable};
+pub use table::{learn, prefetch_learn, SolverEntry, SolverTable};
 
 pub use search::next_beta;
 use search::INF;

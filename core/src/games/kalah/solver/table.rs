@@ -43,6 +43,92 @@ impl SolverEntry {
     };
 }
 
+impl SolverEntry {
+    /// log2 of the nodes the search of this entry cost.
+    pub fn work(&self) -> u8 {
+        self.work
+    }
+
+    /// Whether the entry's bounds were searched to the end of the game (they hold
+    /// for good, in any solve of the same rules).
+    pub fn is_exact(&self) -> bool {
+        self.depth == EXACT_DEPTH && self.generation != 0
+    }
+
+    /// The entry as three words (to send it to another process): the rows, then the
+    /// bounds, move, depth, work and generation.
+    pub fn to_words(&self) -> [u64; 3] {
+        [
+            self.own,
+            self.opp,
+            u64::from(self.lo as u16)
+                | u64::from(self.hi as u16) << 16
+                | u64::from(self.mv) << 32
+                | u64::from(self.depth) << 40
+                | u64::from(self.work) << 48
+                | u64::from(self.generation) << 56,
+        ]
+    }
+
+    /// The entry from [`SolverEntry::to_words`]; `None` for words no entry gives
+    /// (bounds the wrong way round, an empty entry).
+    pub fn from_words(words: [u64; 3]) -> Option<Self> {
+        let [own, opp, f] = words;
+        let e = SolverEntry {
+            own,
+            opp,
+            lo: f as u16 as i16,
+            hi: (f >> 16) as u16 as i16,
+            mv: (f >> 32) as u8,
+            depth: (f >> 40) as u8,
+            work: (f >> 48) as u8,
+            generation: (f >> 56) as u8,
+        };
+        (e.generation != 0 && e.lo <= e.hi).then_some(e)
+    }
+}
+
+/// Asks for the memory of `e`'s bucket in `tt` ([`crate::prefetch`]), so that a
+/// [`learn`] of `e` soon after finds it in the cache: a batch of entries learnt
+/// after their buckets were asked for waits for memory once, not once an entry.
+pub fn prefetch_learn(tt: &impl SolverTable, e: &SolverEntry) {
+    if tt.buckets() > 0 {
+        tt.prefetch(bucket(tt, e.own, e.opp));
+    }
+}
+
+/// Stores `e`, an exact entry ([`SolverEntry::is_exact`]) learnt elsewhere (another
+/// process's search of the same rules), in `tt`: merged with the position's own
+/// exact entry there (the tighter of each bound, the larger work, its own move
+/// first), else in place of the bucket's least valuable entry as a search would
+/// store it. Entries that are not exact are ignored (their bounds hold only at
+/// their depth).
+pub fn learn(tt: &mut impl SolverTable, e: SolverEntry) {
+    if !e.is_exact() {
+        return;
+    }
+    let (b, found) = probe_at(tt, e.own, e.opp);
+    let merged = match found {
+        Some((_, old)) if old.depth == EXACT_DEPTH => {
+            let (lo, hi) = (old.lo.max(e.lo), old.hi.min(e.hi));
+            if lo > hi {
+                // Bounds that contradict each other cannot both be true: keep ours.
+                return;
+            }
+            SolverEntry {
+                lo,
+                hi,
+                mv: if old.mv != 0 { old.mv } else { e.mv },
+                work: old.work.max(e.work),
+                generation: old.generation,
+                ..e
+            }
+        }
+        _ => e,
+    };
+    store_at(tt, b, found.map(|(i, _)| i), merged);
+}
+
 impl Default for SolverEntry {
     fn default() -> Self {
         Self::EMPTY
@@ -664,5 +750,30 @@ mod tests {
         store(&mut t, SolverEntry { lo: 2, ..e(3, 12) });
         assert_eq!(probe(&t, 3, 1).map(|x| x.lo), Some(2));
         assert_eq!((0..4).filter(|&s| t.load(s).own == 3).count(), 1);
+    }
+
+    /// An entry learnt from another process survives its words, tightens the
+    /// position's own exact entry (never loosens it), and is ignored if it is not
+    /// exact.
+    #[test]
+    fn learnt_entries_round_trip_and_merge_with_their_own() {
+        let a = entry(0x0102_0304, 0x0506, -3, 9, 2);
+        assert_eq!(SolverEntry::from_words(a.to_words()), Some(a));
+        assert_eq!(SolverEntry::from_words(SolverEntry::EMPTY.to_words()), None);
+        let words = [const { AtomicU64::new(0) }; 4 * SharedSolverTable::BUCKET_WORDS];
+        let mut t = SharedSolverTable::new(&words, 6);
+        learn(&mut t, a);
+        assert_eq!(probe(&t, a.own, a.opp).map(|e| (e.lo, e.hi)), Some((-3, 9)));
+        learn(&mut t, entry(a.own, a.opp, 1, 11, 5));
+        assert_eq!(probe(&t, a.own, a.opp).map(|e| (e.lo, e.hi)), Some((1, 9)));
+        // Contradicting bounds (impossible from true searches): ours are kept.
+        learn(&mut t, entry(a.own, a.opp, 10, 12, 5));
+        assert_eq!(probe(&t, a.own, a.opp).map(|e| (e.lo, e.hi)), Some((1, 9)));
+        let shallow = SolverEntry {
+            depth: 4,
+            ..entry(7, 8, 0, 0, 1)
+        };
+        learn(&mut t, shallow);
+        assert_eq!(probe(&t, 7, 8), None);
     }
 }
