@@ -8,7 +8,9 @@
 //! `ply-core` behaves on the two instruction sets.
 //!
 //! Every game but tic-tac-toe plays with the core's [`Recommended`] evaluation and
-//! engine switches, the ones the host and the web page play it with by default.
+//! engine switches, the ones the host and the web page play it with by default —
+//! except draughts' evaluation, the learned linear one on the firmware
+//! ([`FIRMWARE_DRAUGHTS_EVAL`]).
 //!
 //! The games are one list for every target: only the search depth and the
 //! transposition table's size depend on the target (its RAM), through one
@@ -410,16 +412,17 @@ pub const CHECKERS: Budgets = Budgets {
 };
 
 /// English draughts (the seed's rules: draw on the third repetition or after 40
-/// moves a side without a man move or capture) with what the host plays draughts
-/// with ([`Recommended`]: the learned evaluation, late move reductions on) at the
-/// depth of [`CHECKERS`], quiescence on captures.
+/// moves a side without a man move or capture) with the engine switches the host
+/// plays draughts with ([`Recommended`]: late move reductions, futility pruning) and
+/// the learned linear evaluation ([`FIRMWARE_DRAUGHTS_EVAL`]) at the depth of
+/// [`CHECKERS`], quiescence on captures.
 pub fn checkers(target: Target) -> Match<Draughts, DraughtsEvaluation> {
     let b = CHECKERS.on(target);
     Match {
         name: "checkers",
         spec: "checkers",
         start: Draughts::new(DraughtsRules::english()),
-        eval: Draughts::evaluation(),
+        eval: FIRMWARE_DRAUGHTS_EVAL,
         config: EngineConfig {
             max_quiescence_plies: b.quiescence_plies,
             ..Draughts::engine_config()
@@ -432,6 +435,13 @@ pub fn checkers(target: Target) -> Match<Draughts, DraughtsEvaluation> {
         perft_expected: 36_768,
     }
 }
+
+/// The draughts evaluation of the firmware: the learned linear one, not the
+/// network the host plays with ([`Recommended`]). Without the host's byte
+/// multiply-adds the network costs the Cortex-M4 so much more a node that the
+/// Calgary game at depth 10 overran QEMU's 300 s (214 of its 254 moves played);
+/// the Cortex-M0 and RISC-V games finished (docs/firmware.md).
+pub const FIRMWARE_DRAUGHTS_EVAL: DraughtsEvaluation = DraughtsEvaluation::LEARNED;
 
 /// Calgary draughts: as [`CHECKERS`].
 pub const CHECKERS_CALGARY: Budgets = CHECKERS;
@@ -446,7 +456,7 @@ pub fn checkers_calgary(target: Target) -> Match<Draughts, DraughtsEvaluation> {
         name: "checkers_calgary",
         spec: "checkers:calgary",
         start: Draughts::new(DraughtsRules::calgary()),
-        eval: Draughts::evaluation(),
+        eval: FIRMWARE_DRAUGHTS_EVAL,
         config: EngineConfig {
             max_quiescence_plies: b.quiescence_plies,
             ..Draughts::engine_config()

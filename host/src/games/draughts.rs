@@ -104,9 +104,9 @@ impl HostGame for Draughts {
 
     fn evaluator(name: Option<&str>) -> Result<DraughtsPlayEval, String> {
         let (eval, databases) = match name {
-            // The core's default (`Recommended`): the learned evaluation. The
-            // databases only when asked for: with them the engine scored 54.8% ±
-            // 5.0% against Simple Checkers where it scored 68.6% ± 5.1% without
+            // The core's default (`Recommended`): the network. The databases only
+            // when asked for: with them the engine scored 54.8% ± 5.0% against
+            // Simple Checkers where it scored 68.6% ± 5.1% without
             // (docs/games/draughts-databases.md, "Strength").
             None => (Draughts::evaluation(), false),
             Some("learned") => (DraughtsEvaluation::LEARNED, false),

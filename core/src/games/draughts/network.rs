@@ -251,15 +251,54 @@ impl Network {
                 *a = a.wrapping_add(w);
             }
         });
+        let b = bucket(g);
+        self.b3[b] + self.second_layer(&mut acc, b)
+    }
+
+    /// The second layer and the output of bucket `b` (without its bias), from the
+    /// first layer's sums `acc`: by byte multiply-adds where the build has SSSE3.
+    #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+    #[inline]
+    fn second_layer(&self, acc: &mut [i16; HIDDEN], b: usize) -> i32 {
         let mut a1 = [0u8; HIDDEN];
         for (a, &s) in a1.iter_mut().zip(acc.iter()) {
             *a = s.clamp(0, ONE as i16) as u8;
         }
         let sums = layer2(&a1, &self.w2);
-        let b = bucket(g);
-        let mut out = self.b3[b];
+        let mut out = 0;
         for k in 0..HIDDEN2 {
             let a2 = ((sums[k] + self.b2[k]) / W2_ONE).clamp(0, ONE);
+            out += a2 * i32::from(self.w3[b][k]);
+        }
+        out
+    }
+
+    /// The second layer and the output in plain integers, the activations in place of
+    /// the sums (no more stack than `acc`: the firmware's 16 KiB matter).
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "ssse3")))]
+    #[inline]
+    fn second_layer(&self, acc: &mut [i16; HIDDEN], b: usize) -> i32 {
+        self.second_layer_plain(acc, b)
+    }
+
+    /// [`Network::second_layer`] in plain integers (also compiled where it is not
+    /// used, so that the tests compare it with the byte multiply-adds).
+    #[cfg_attr(
+        all(target_arch = "x86_64", target_feature = "ssse3", not(test)),
+        allow(dead_code)
+    )]
+    fn second_layer_plain(&self, acc: &mut [i16; HIDDEN], b: usize) -> i32 {
+        for a in acc.iter_mut() {
+            *a = (*a).clamp(0, ONE as i16);
+        }
+        let mut out = 0;
+        for k in 0..HIDDEN2 {
+            let s: i32 = acc
+                .iter()
+                .zip(self.w2[k].iter())
+                .map(|(&a, &w)| i32::from(a) * i32::from(w))
+                .sum();
+            let a2 = ((s + self.b2[k]) / W2_ONE).clamp(0, ONE);
             out += a2 * i32::from(self.w3[b][k]);
         }
         out
@@ -312,21 +351,6 @@ fn layer2(a1: &[u8; HIDDEN], w2: &[[i8; HIDDEN]; HIDDEN2]) -> [i32; HIDDEN2] {
             );
             _mm_storeu_si128(out.as_mut_ptr().add(k).cast::<__m128i>(), s);
         }
-    }
-    out
-}
-
-/// The second layer's sums before their biases (see the x86 version above).
-#[cfg(not(all(target_arch = "x86_64", target_feature = "ssse3")))]
-#[inline]
-fn layer2(a1: &[u8; HIDDEN], w2: &[[i8; HIDDEN]; HIDDEN2]) -> [i32; HIDDEN2] {
-    let mut out = [0i32; HIDDEN2];
-    for (o, row) in out.iter_mut().zip(w2.iter()) {
-        *o = a1
-            .iter()
-            .zip(row.iter())
-            .map(|(&a, &w)| i32::from(a) * i32::from(w))
-            .sum();
     }
     out
 }
@@ -481,6 +505,30 @@ mod tests {
         assert_eq!(n.logit(&g), 0);
     }
 
+    #[test]
+    fn the_plain_second_layer_gives_what_the_fast_one_gives() {
+        // Over the positions of random games, with the shipped network.
+        let n = Network::SHIPPED;
+        let mut rng = crate::playout::SplitMix64::new(9);
+        for _ in 0..20 {
+            let mut g = Draughts::new(crate::games::draughts::Rules::english());
+            while !crate::game::Game::outcome(&g).is_over() {
+                let mut acc = n.b1;
+                for_each_input(&g, |i| {
+                    for (a, &w) in acc.iter_mut().zip(n.w1[i].iter()) {
+                        *a = a.wrapping_add(w);
+                    }
+                });
+                let b = bucket(&g);
+                let plain = n.b3[b] + n.second_layer_plain(&mut acc.clone(), b);
+                assert_eq!(n.logit(&g), plain, "{g}");
+                let moves = crate::game::Game::legal_moves(&g);
+                g = crate::game::Game::play_unchecked(&g, moves[rng.below(moves.len())]);
+            }
+        }
+    }
+
+    #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
     #[test]
     fn the_second_layer_sums_what_plain_integers_sum() {
         // Random activations and weights, and the extremes (127 × ±127 in every
