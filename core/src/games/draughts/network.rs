@@ -57,7 +57,7 @@ pub const SCALE: i32 = 50;
 pub const LIMIT: Score = 20_000;
 // The x86 second layer reads the activations 16 bytes at a time and writes its sums
 // 4 at a time.
-const _: () = assert!(HIDDEN % 16 == 0 && HIDDEN2 % 4 == 0);
+const _: () = assert!(HIDDEN.is_multiple_of(16) && HIDDEN2.is_multiple_of(4));
 
 /// The first bytes of a network file.
 pub const MAGIC: &[u8; 8] = b"plynet1\n";
@@ -266,9 +266,9 @@ impl Network {
         }
         let sums = layer2(&a1, &self.w2);
         let mut out = 0;
-        for k in 0..HIDDEN2 {
-            let a2 = ((sums[k] + self.b2[k]) / W2_ONE).clamp(0, ONE);
-            out += a2 * i32::from(self.w3[b][k]);
+        for ((&s, &bias), &w) in sums.iter().zip(self.b2.iter()).zip(self.w3[b].iter()) {
+            let a2 = ((s + bias) / W2_ONE).clamp(0, ONE);
+            out += a2 * i32::from(w);
         }
         out
     }
