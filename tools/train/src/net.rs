@@ -231,14 +231,7 @@ pub fn loss(p: &[f32], samples: &[Sample]) -> f64 {
 /// The integer network of the float model `p` (each weight rounded at its scale).
 pub fn quantise(p: &[f32]) -> Box<Network> {
     let r = |x: f32, scale: i32| (x * scale as f32).round();
-    let mut n = Box::new(Network {
-        w1: [[0; HIDDEN]; INPUTS],
-        b1: [0; HIDDEN],
-        w2: [[0; HIDDEN]; HIDDEN2],
-        b2: [0; HIDDEN2],
-        w3: [[0; HIDDEN2]; BUCKETS],
-        b3: [0; BUCKETS],
-    });
+    let mut n = Box::new(Network::ZERO);
     for i in 0..INPUTS {
         for j in 0..HIDDEN {
             n.w1[i][j] = r(p[W1 + i * HIDDEN + j], ONE) as i16;

@@ -151,6 +151,16 @@ impl Network {
     /// The network ply ships (`network.bin`).
     pub const SHIPPED: &'static Network = &SHIPPED;
 
+    /// The network of zero weights and biases (its logit is 0 everywhere).
+    pub const ZERO: Network = Network {
+        w1: [[0; HIDDEN]; INPUTS],
+        b1: [0; HIDDEN],
+        w2: [[0; HIDDEN]; HIDDEN2],
+        b2: [0; HIDDEN2],
+        w3: [[0; HIDDEN2]; BUCKETS],
+        b3: [0; BUCKETS],
+    };
+
     /// The network of a network file (see the module documentation).
     pub const fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
         if bytes.len() != NETWORK_BYTES {
@@ -167,14 +177,7 @@ impl Network {
             bytes,
             at: MAGIC.len(),
         };
-        let mut n = Network {
-            w1: [[0; HIDDEN]; INPUTS],
-            b1: [0; HIDDEN],
-            w2: [[0; HIDDEN]; HIDDEN2],
-            b2: [0; HIDDEN2],
-            w3: [[0; HIDDEN2]; BUCKETS],
-            b3: [0; BUCKETS],
-        };
+        let mut n = Network::ZERO;
         let mut i = 0;
         while i < INPUTS {
             let mut j = 0;
@@ -437,14 +440,7 @@ mod tests {
     use crate::games::draughts::english_position as pos;
 
     fn zero() -> Network {
-        Network {
-            w1: [[0; HIDDEN]; INPUTS],
-            b1: [0; HIDDEN],
-            w2: [[0; HIDDEN]; HIDDEN2],
-            b2: [0; HIDDEN2],
-            w3: [[0; HIDDEN2]; BUCKETS],
-            b3: [0; BUCKETS],
-        }
+        Network::ZERO
     }
 
     #[test]
