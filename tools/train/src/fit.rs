@@ -31,7 +31,7 @@ pub struct Settings {
     #[arg(long, default_value_t = 1e-4)]
     pub l2: f64,
     /// The share of the game's result in the target; the rest is the predicted score
-    /// of the record's search value (every record must have one when below 1).
+    /// of the record's search value (a record without one is fitted to its result alone).
     #[arg(long, default_value_t = 1.0)]
     pub lambda: f64,
     /// One game in this many goes to the validation set.

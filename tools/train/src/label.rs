@@ -32,12 +32,19 @@ pub fn label_one(r: &Record, s: &Settings, eval: Eval, slots: &mut [TtEntry]) ->
     slots.fill(TtEntry::EMPTY);
     let mut engine = Engine::new(slots, eval, NoClock, EngineConfig::default());
     let v = engine.search(&g, Limits::nodes(s.nodes)).value;
+    white_value(v, g.colour_to_move() == Colour::White)
+}
+
+/// White's label of `v`, a search value for the side to move of a position with
+/// `white_to_move`: a proved win or loss becomes [`DECIDED`], any other value is
+/// clamped to it.
+pub fn white_value(v: i32, white_to_move: bool) -> i32 {
     let v = if v.abs() >= WIN - 1_000 {
         DECIDED * v.signum()
     } else {
         v.clamp(-DECIDED, DECIDED)
     };
-    if g.colour_to_move() == Colour::White {
+    if white_to_move {
         v
     } else {
         -v

@@ -294,8 +294,9 @@ fn run(cli: Cli) -> Result<(), String> {
     }
 }
 
-/// Reads every record of `paths`, refusing none given and a `lambda` outside 0–1
-/// or below 1 with records that carry no search value.
+/// Reads every record of `paths`, refusing none given, a `lambda` outside 0–1, and
+/// one below 1 when no record carries a search value (records without one, from
+/// unlabelled files, are counted on stderr and fitted to their result alone).
 fn read_records(paths: &[PathBuf], lambda: f64) -> Result<Vec<data::Record>, String> {
     if paths.is_empty() {
         return Err("--data: give at least one record file".into());
@@ -308,12 +309,19 @@ fn read_records(paths: &[PathBuf], lambda: f64) -> Result<Vec<data::Record>, Str
         records.extend(data::read(path)?);
     }
     if lambda < 1.0 {
-        if let Some(r) = records.iter().find(|r| r.search.is_none()) {
+        let bare = records.iter().filter(|r| r.search.is_none()).count();
+        if bare == records.len() {
             return Err(format!(
-                "--lambda {lambda} needs labelled records (ply-train label), but game {} \
-                 has a record without a search value",
-                r.game
+                "--lambda {lambda} needs labelled records (ply-train label or selfplay), \
+                 but no record of the --data files has a search value"
             ));
+        }
+        if bare > 0 {
+            eprintln!(
+                "{bare} of {} records carry no search value: their target is the game's \
+                 result alone",
+                records.len()
+            );
         }
     }
     Ok(records)
@@ -337,5 +345,39 @@ fn main() -> ExitCode {
             eprintln!("error: {e}");
             ExitCode::from(2)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ply_core::games::draughts::{Draughts, Rules};
+
+    #[test]
+    fn a_blend_needs_some_labelled_records_and_takes_unlabelled_ones_beside_them() {
+        let dir = std::env::temp_dir().join(format!("ply-train-read-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let g = Draughts::new(Rules::english());
+        let plain = data::Record::of(&g, 0, 0);
+        let labelled = data::Record {
+            search: Some(12),
+            ..data::Record::of(&g, 1, 0)
+        };
+        let (a, b) = (dir.join("plain.bin"), dir.join("labelled.bin"));
+        data::write(&a, &[plain]).unwrap();
+        data::write(&b, &[labelled]).unwrap();
+        let e = read_records(std::slice::from_ref(&a), 0.5).unwrap_err();
+        assert!(
+            e.contains("no record of the --data files has a search value"),
+            "{e}"
+        );
+        assert_eq!(
+            read_records(std::slice::from_ref(&a), 1.0).unwrap(),
+            vec![plain]
+        );
+        let both = read_records(&[a, b], 0.5).unwrap();
+        assert_eq!(both, vec![plain, labelled]);
+        assert!(read_records(&[], 1.0).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -4,11 +4,12 @@
 //! more about the players than about the positions before. Once a game reaches a
 //! position the databases hold, its value under perfect play is known: every
 //! earlier position of the game takes that value as its result, and every later one
-//! its own exact value.
+//! its own exact value (and, in a labelled file, that value as its search value too).
 
 use ply_core::games::draughts::db::{Database, Value};
 
 use crate::data::Record;
+use crate::label::DECIDED;
 
 /// What [`relabel`] did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -81,6 +82,15 @@ pub fn relabel(records: &mut [Record], db: &Database) -> Result<Report, String> 
                 report.changed += 1;
                 records[i].result = result;
             }
+            if exact.is_some() && records[i].search.is_some() {
+                // A search value beside an exact one says less: the label is the
+                // exact value, as certain as a proved search value.
+                records[i].search = Some(match result {
+                    2 => DECIDED,
+                    0 => -DECIDED,
+                    _ => 0,
+                });
+            }
         }
         at = end;
     }
@@ -141,6 +151,15 @@ mod tests {
                 (b.black, b.white, b.kings, b.game, b.ply)
             );
         }
+        // In a labelled file the exact positions' search values become exact too,
+        // the others keep theirs.
+        let mut labelled = records.map(|r| Record {
+            search: Some(-7),
+            ..r
+        });
+        relabel(&mut labelled, db).unwrap();
+        let search: Vec<i32> = labelled.iter().map(|r| r.search.unwrap()).collect();
+        assert_eq!(search, [DECIDED, -7, DECIDED, 0, -7, -7]);
     }
 
     #[test]

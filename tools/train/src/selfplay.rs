@@ -1,7 +1,9 @@
 //! Self-play: games of the engine against itself at a fixed node budget a move, from
 //! openings of a few random plies, every quiet position recorded with the game's
-//! result ([`crate::data`]). The engine plays with what ply plays draughts with
-//! ([`Recommended::engine_config`]: late move reductions, futility pruning).
+//! result and the value of the search that chose its move, as a labelled file
+//! ([`crate::data`]: the fit can blend the two, `fit-net --lambda`). The engine plays
+//! with what ply plays draughts with ([`Recommended::engine_config`]: late move
+//! reductions, futility pruning).
 
 use std::io::Write;
 use std::path::Path;
@@ -13,7 +15,8 @@ use ply_core::playout::SplitMix64;
 use ply_core::search::{Engine, Limits, NoClock, Recommended, TtEntry};
 use ply_core::{Game, Player};
 
-use crate::data::Record;
+use crate::data::{Record, LABELLED_MAGIC};
+use crate::label::white_value;
 use ply_core::games::draughts::DraughtsEvaluation as Eval;
 
 /// What a self-play run plays.
@@ -70,10 +73,12 @@ pub fn play_game(id: u32, s: &Settings, eval: Eval, slots: &mut [TtEntry]) -> Ve
         let mut records = Vec::new();
         let mut ply = random as u32;
         while !g.outcome().is_over() && ply < s.max_plies {
-            if g.is_quiet() {
-                records.push(Record::of(&g, id, ply as u16));
-            }
             let r = engine.search(&g, Limits::nodes(s.nodes));
+            if g.is_quiet() {
+                let mut record = Record::of(&g, id, ply as u16);
+                record.search = Some(white_value(r.value, record.white_to_move));
+                records.push(record);
+            }
             let Some(mv) = r.best_move else { break };
             g = g.play_unchecked(mv);
             ply += 1;
@@ -98,6 +103,9 @@ pub fn run(s: &Settings, eval: Eval, out: &Path, report: u32) -> Result<(u64, [u
     let file = std::fs::File::create(&tmp)
         .map_err(|e| format!("cannot write {}: {}", tmp.display(), e))?;
     let mut writer = std::io::BufWriter::new(file);
+    writer
+        .write_all(LABELLED_MAGIC)
+        .map_err(|e| format!("cannot write {}: {}", tmp.display(), e))?;
     let next = AtomicU32::new(0);
     let (tx, rx) = mpsc::channel::<Vec<Record>>();
     let mut written = 0u64;
@@ -125,8 +133,10 @@ pub fn run(s: &Settings, eval: Eval, out: &Path, report: u32) -> Result<(u64, [u
                 results[r.result as usize] += 1;
             }
             for r in &records {
+                let search = r.search.expect("self-play labels every record");
                 writer
                     .write_all(&r.to_bytes())
+                    .and_then(|()| writer.write_all(&search.to_le_bytes()))
                     .map_err(|e| format!("cannot write {}: {}", tmp.display(), e))?;
             }
             written += records.len() as u64;
@@ -186,7 +196,12 @@ mod tests {
             let g = r.position().unwrap();
             assert!(g.is_quiet());
             assert!(r.ply >= 4);
+            let v = r.search.expect("every record carries its search value");
+            assert!(v.abs() <= crate::label::DECIDED, "{v}");
         }
+        // The values are White's: they change sign with the side to move, and over
+        // a game they are not all one number.
+        assert!(a.windows(2).any(|w| w[0].search != w[1].search));
     }
 
     #[test]
@@ -197,8 +212,11 @@ mod tests {
         let s = settings();
         let (n, results) = run(&s, Eval::STANDARD, &out, 0).unwrap();
         assert_eq!(results.iter().sum::<u32>(), s.games);
+        let bytes = std::fs::read(&out).unwrap();
+        assert!(bytes.starts_with(crate::data::LABELLED_MAGIC));
         let back = crate::data::read(&out).unwrap();
         assert_eq!(back.len() as u64, n);
+        assert!(back.iter().all(|r| r.search.is_some()));
         let mut games: Vec<u32> = back.iter().map(|r| r.game).collect();
         games.dedup();
         games.sort();
