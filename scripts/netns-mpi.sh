@@ -20,7 +20,7 @@
 # MPI's daemons' nor the relay's). The exit status is COMMAND's (mpirun's); 77, with one line saying why,
 # where namespaces (or the delay asked for) are not permitted here. Everything it
 # makes (namespaces, links, the switch, a scratch folder) is removed on exit, however
-# it ends. Used by host/tests/mpi.rs (four_hosts_in_network_namespaces_count_the_same);
+# it ends. Used by host/tests/mpi/hosts.rs (four_hosts_in_network_namespaces_count_the_same);
 # measurements in docs/mpi.md.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Part of scripts/test.sh (CI): `ply perft` and `ply tournament` under mpirun on this
-# machine (host/tests/mpi.rs: 1, 2 and 3 ranks against one process, perft through one
+# machine (host/tests/mpi/: 1, 2 and 3 ranks against one process, perft through one
 # table across 1 to 4 ranks, a killed rank and --resume, two "hosts" on the
 # loopback, four hosts as network namespaces with 1 ms links: scripts/netns-mpi.sh),
 # with ply-host built with the `mpi` feature,

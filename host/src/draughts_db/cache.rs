@@ -12,13 +12,16 @@
 //! a damaged block ends the process with one error line naming the file and the
 //! block, as a mapped file cut short does (`crate::memory::FileMap`), never a wrong
 //! value.
+//!
+//! [`inflate`] inflates a whole slice into memory instead, for a build that looks
+//! its values up many times.
 
 use std::cell::RefCell;
 use std::path::Path;
 use std::sync::Mutex;
 
 use ply_core::games::draughts::db::packed::{code_at, MAX_BLOCK_BYTES};
-use ply_core::games::draughts::db::{Inflater, Packed, BLOCK_ENTRIES};
+use ply_core::games::draughts::db::{Inflater, Packed, Slice, BLOCK_ENTRIES};
 
 use crate::kalah_solve::checksum::checksum;
 
@@ -121,6 +124,34 @@ pub fn unpack(p: &Packed<'_>, b: usize, out: &mut [u8], state: &mut Inflater) ->
                 p.blocks()
             );
             std::process::exit(1)
+        }
+    }
+}
+
+/// The entries of `slice` in memory, inflated where it is compressed (on `threads`
+/// threads), and their width: a slice of the build of a later pair read from its
+/// file, for lookups as fast as those of a slice just built.
+pub fn inflate(slice: Slice, threads: usize) -> (Vec<u8>, usize) {
+    let width = slice.width();
+    match slice {
+        Slice::Plain(e) => (e.bytes().to_vec(), width),
+        Slice::Packed(p) => {
+            let mut out = vec![0u8; p.len() as usize * width];
+            let block = BLOCK_ENTRIES * width;
+            let blocks = p.blocks();
+            let per = blocks.div_ceil(threads.max(1)).max(1);
+            std::thread::scope(|s| {
+                for (t, part) in out.chunks_mut(per * block).enumerate() {
+                    s.spawn(move || {
+                        let mut state = Inflater::default();
+                        for (i, dest) in part.chunks_mut(block).enumerate() {
+                            let n = unpack(&p, t * per + i, dest, &mut state);
+                            debug_assert_eq!(n, dest.len());
+                        }
+                    });
+                }
+            });
+            (out, width)
         }
     }
 }

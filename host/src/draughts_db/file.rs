@@ -452,3 +452,94 @@ pub fn check_packed(bytes: &[u8], key: SliceKey) -> Result<usize, String> {
     }
     Ok(width)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::draughts_db::build::{build_in_memory, build_into};
+    use crate::draughts_db::{cache, file};
+    use ply_core::games::draughts::db::{
+        keys_of, slice_size, Database, Inflater, Lookup, Packed, Slice,
+    };
+
+    /// Every slice of up to 4 pieces (one-byte entries), and of up to 3 with
+    /// two-byte ones (a byte made to hold 4 plies), compressed and inflated again:
+    /// each block equals its entries, and each value read through the cache (in
+    /// index order, then jumping between blocks) equals the plain one.
+    #[test]
+    fn every_slice_up_to_4_pieces_round_trips_through_its_blocks() {
+        let (real, _) = build_in_memory(4, 2).unwrap();
+        let (narrow, _) = build_into(3, 2, None, 4, &mut |_| {}).unwrap();
+        let mut wide = 0;
+        for (db, pieces) in [(real, 4), (narrow, 3)] {
+            for key in (1..=pieces).flat_map(keys_of) {
+                let Some(Slice::Plain(e)) = db.slice(key) else {
+                    panic!("{:?}: a built slice is plain", key)
+                };
+                wide += usize::from(e.width() == 2);
+                let (index, data) = file::pack(e, file::LEVEL, 2);
+                let p = Packed::new(&index, &data, e.len() as u64, e.width()).unwrap();
+                assert_eq!(p.blocks(), e.len().div_ceil(BLOCK_ENTRIES), "{:?}", key);
+                let mut out = vec![0; BLOCK_ENTRIES * 2];
+                let mut state = Inflater::default();
+                let chunk = BLOCK_ENTRIES * e.width();
+                for (b, want) in e.bytes().chunks(chunk).enumerate() {
+                    assert_eq!(p.unpack(b, &mut out, &mut state), Ok(want.len()));
+                    assert_eq!(&out[..want.len()], want, "{:?} block {}", key, b);
+                }
+                let mut one = Database::new();
+                one.set_reader(cache::read);
+                one.set_slice(key, Slice::Packed(p)).unwrap();
+                let n = e.len() as u64;
+                for i in (0..n).chain((0..n).map(|i| (i * 7919) % n)) {
+                    assert_eq!(one.value(key, i), e.get(i as usize), "{:?} {}", key, i);
+                }
+                assert_eq!(one.value(key, n), None);
+                // Without the cache, the same (a block inflated each time).
+                let i = n / 2;
+                assert_eq!(p.get(i), e.get(i as usize));
+            }
+        }
+        assert!(wide > 0, "no slice of two-byte entries");
+    }
+
+    /// A block's bytes changed: it does not inflate to its entries (the file's
+    /// checksums find it first: `file::check_packed`, the CLI tests).
+    #[test]
+    fn a_changed_block_does_not_inflate() {
+        let (db, _) = build_in_memory(3, 1).unwrap();
+        let key = keys_of(3).max_by_key(|k| slice_size(*k)).unwrap();
+        let Some(Slice::Plain(e)) = db.slice(key) else {
+            panic!()
+        };
+        let (index, mut data) = file::pack(e, file::LEVEL, 1);
+        let mut out = vec![0; BLOCK_ENTRIES];
+        let mut state = Inflater::default();
+        for at in [0, data.len() / 2, data.len() - 1] {
+            data[at] ^= 0x55;
+            let p = Packed::new(&index, &data, e.len() as u64, 1).unwrap();
+            let b = (0..p.blocks())
+                .find(|&b| {
+                    p.block(b)
+                        .unwrap()
+                        .as_ptr_range()
+                        .contains(&data[at..].as_ptr())
+                })
+                .unwrap();
+            let got = p.unpack(b, &mut out, &mut state);
+            let chunk =
+                &e.bytes()[b * BLOCK_ENTRIES..(b * BLOCK_ENTRIES + BLOCK_ENTRIES).min(e.len())];
+            assert!(
+                got.is_err() || &out[..chunk.len()] != chunk,
+                "byte {} changed, block {} still inflates to its entries",
+                at,
+                b
+            );
+            assert_ne!(
+                Some(crate::kalah_solve::checksum::checksum(p.block(b).unwrap())),
+                p.block_checksum(b)
+            );
+            data[at] ^= 0x55;
+        }
+    }
+}

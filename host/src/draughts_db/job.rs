@@ -29,10 +29,12 @@ use ply_core::games::draughts::db::{
     keys_of, slice_size, Database, Slice, SliceKey, BYTE_MAX_DISTANCE,
 };
 
-use super::{
-    build_pair, entries, file, inflate, read_or_convert, slice_census, BuildReport, SliceCensus,
-    SliceSummary,
-};
+use super::build::{read_or_convert, BuildReport};
+use super::cache::inflate;
+use super::census::{slice_census, SliceCensus};
+use super::file;
+use super::pair::{build_pair, entries};
+use super::summary::SliceSummary;
 use crate::distributed::{self, Job, Options, Record};
 
 /// What an item found of one slice ([`PairRecord`]).
@@ -563,7 +565,7 @@ mod tests {
         let _ = std::fs::remove_dir_all(&root);
         let (a, b) = (root.join("a"), root.join("b"));
         std::fs::create_dir_all(&a).unwrap();
-        super::super::build_all(3, 2, &a, &mut |_| {}).unwrap();
+        crate::draughts_db::build_all(3, 2, &a, &mut |_| {}).unwrap();
         let ckpt = root.join("job.ckpt");
         let options = Options {
             checkpoint: Some(ckpt.clone()),

@@ -9,10 +9,9 @@ use ply_core::games::draughts::learned::{
     for_each_feature, opening_share, read_weight, write_weight, FEATURES, FULL_BOARD, KING_SQUARES,
     SCALE, WEIGHT_BYTES,
 };
-use ply_core::playout::SplitMix64;
-use ply_core::zobrist::mix64;
 
 use crate::data::Record;
+use crate::optim::{split, step_size, Adam, Shuffle};
 
 /// The fit's settings: `ply-train fit`'s options, whose help is these lines.
 #[derive(Clone, Debug, clap::Args)]
@@ -145,35 +144,21 @@ pub fn fit(
     s: &Settings,
     mut progress: impl FnMut(u32, f64, f64),
 ) -> (Params, Report) {
-    let (mut train, mut valid) = (Vec::new(), Vec::new());
-    for r in records {
-        let set =
-            if mix64(u64::from(r.game) ^ 0xfeed).is_multiple_of(u64::from(s.valid_every.max(1))) {
-                &mut valid
-            } else {
-                &mut train
-            };
-        set.push(sample(r, s.lambda));
-    }
+    let (train, valid) = split(records, s.valid_every);
+    let train: Vec<Sample> = train.into_iter().map(|r| sample(r, s.lambda)).collect();
+    let valid: Vec<Sample> = valid.into_iter().map(|r| sample(r, s.lambda)).collect();
     let mut report = Report {
         sizes: (train.len(), valid.len()),
         start: loss(&p, &valid),
         epochs: Vec::new(),
     };
-    let n = p.len();
-    let (mut m, mut v) = (vec![0.0; n], vec![0.0; n]);
-    let mut grad = vec![0.0; n];
-    let (b1, b2, eps): (f64, f64, f64) = (0.9, 0.999, 1e-8);
-    let mut t = 0i32;
-    let mut order: Vec<usize> = (0..train.len()).collect();
-    let mut rng = SplitMix64::new(s.seed);
+    let mut adam = Adam::new(p.len());
+    let mut grad = vec![0.0; p.len()];
+    let mut shuffle = Shuffle::new(train.len(), s.seed);
     for epoch in 0..s.epochs {
-        for k in (1..order.len()).rev() {
-            order.swap(k, rng.below(k + 1));
-        }
-        let lr = s.lr * (1.0 - 0.9 * f64::from(epoch) / f64::from(s.epochs.max(1)));
+        let lr = step_size(s.lr, epoch, s.epochs);
         let mut total = 0.0;
-        for batch in order.chunks(s.batch.max(1)) {
+        for batch in shuffle.next_epoch().chunks(s.batch.max(1)) {
             grad.iter_mut().for_each(|g| *g = 0.0);
             for &k in batch {
                 let sm = &train[k];
@@ -185,14 +170,11 @@ pub fn fit(
                     grad[FEATURES + i] += d * c * (1.0 - sm.share);
                 }
             }
-            t += 1;
-            let (c1, c2) = (1.0 - b1.powi(t), 1.0 - b2.powi(t));
-            for i in 0..n {
-                m[i] = b1 * m[i] + (1.0 - b1) * grad[i];
-                v[i] = b2 * v[i] + (1.0 - b2) * grad[i] * grad[i];
-                p[i] -= lr * (m[i] / c1) / ((v[i] / c2).sqrt() + eps);
+            adam.step(&mut p, lr, |i| grad[i]);
+            // Weight decay of the pattern and king-square weights.
+            for (i, w) in p.iter_mut().enumerate() {
                 if i % FEATURES < KING_SQUARES + 32 {
-                    p[i] -= lr * s.l2 * p[i];
+                    *w -= lr * s.l2 * *w;
                 }
             }
         }

@@ -16,6 +16,7 @@ mod eval;
 mod fit;
 mod label;
 mod net;
+mod optim;
 mod relabel;
 mod selfplay;
 

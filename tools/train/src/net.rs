@@ -11,9 +11,9 @@ use ply_core::games::draughts::network::{
 };
 use ply_core::games::draughts::{Colour, LearnedEval};
 use ply_core::playout::SplitMix64;
-use ply_core::zobrist::mix64;
 
 use crate::data::Record;
+use crate::optim::{split, step_size, Adam, Shuffle};
 
 /// The fit's settings: `ply-train fit-net`'s options, whose help is these lines.
 #[derive(Clone, Debug, clap::Args)]
@@ -349,36 +349,28 @@ pub fn fit(
     s: &Settings,
     mut progress: impl FnMut(u32, f64, f64),
 ) -> (Vec<f32>, Report) {
-    let (mut train, mut valid, mut valid_records) = (Vec::new(), Vec::new(), Vec::new());
-    for r in records {
-        let sm = sample(r, s.lambda);
-        if mix64(u64::from(r.game) ^ 0xfeed).is_multiple_of(u64::from(s.valid_every.max(1))) {
-            valid.push(sm);
-            valid_records.push((*r, sm.target));
-        } else {
-            train.push(sm);
-        }
-    }
+    let (train, held) = split(records, s.valid_every);
+    let train: Vec<Sample> = train.into_iter().map(|r| sample(r, s.lambda)).collect();
+    let valid: Vec<Sample> = held.iter().map(|r| sample(r, s.lambda)).collect();
+    let valid_records: Vec<(Record, f32)> = held
+        .iter()
+        .zip(&valid)
+        .map(|(r, sm)| (**r, sm.target))
+        .collect();
     let mut report = Report {
         sizes: (train.len(), valid.len()),
         linear: linear_loss(&valid_records),
         epochs: Vec::new(),
         integer: 0.0,
     };
-    let (mut m, mut v) = (vec![0.0f32; PARAMS], vec![0.0f32; PARAMS]);
+    let mut adam = Adam::new(PARAMS);
     let threads = s.threads.max(1);
     let mut grads = vec![vec![0.0f32; PARAMS]; threads];
-    let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
-    let mut t = 0i32;
-    let mut order: Vec<usize> = (0..train.len()).collect();
-    let mut rng = SplitMix64::new(s.seed);
+    let mut shuffle = Shuffle::new(train.len(), s.seed);
     for epoch in 0..s.epochs {
-        for k in (1..order.len()).rev() {
-            order.swap(k, rng.below(k + 1));
-        }
-        let lr = (s.lr * (1.0 - 0.9 * f64::from(epoch) / f64::from(s.epochs.max(1)))) as f32;
+        let lr = step_size(s.lr, epoch, s.epochs) as f32;
         let mut total = 0.0;
-        for batch in order.chunks(s.batch.max(1)) {
+        for batch in shuffle.next_epoch().chunks(s.batch.max(1)) {
             let scale = 1.0 / batch.len() as f32;
             let per = batch.len().div_ceil(threads);
             let params = &p;
@@ -402,14 +394,7 @@ pub fn fit(
                     .sum::<f64>()
             });
             let used = batch.len().div_ceil(per.max(1));
-            t += 1;
-            let (c1, c2) = (1.0 - b1.powi(t), 1.0 - b2.powi(t));
-            for i in 0..PARAMS {
-                let gi: f32 = grads[..used].iter().map(|g| g[i]).sum();
-                m[i] = b1 * m[i] + (1.0 - b1) * gi;
-                v[i] = b2 * v[i] + (1.0 - b2) * gi * gi;
-                p[i] -= lr * (m[i] / c1) / ((v[i] / c2).sqrt() + eps);
-            }
+            adam.step(&mut p, lr, |i| grads[..used].iter().map(|g| g[i]).sum());
             clip(&mut p);
         }
         let train_loss = total / train.len().max(1) as f64;
