@@ -10,7 +10,7 @@
 //! * [`build`]: the retrograde analysis of a pair of slices, over memory the caller
 //!   provides (the host runs it on threads and keeps the files);
 //! * [`packed`]: a slice's entries compressed in independent blocks;
-//! * [`file`]: the layout of a compressed slice's file, and its reading in memory;
+//! * [`file`](mod@file): the layout of a slice's file, and its reading in memory;
 //! * [`small`]: the databases of up to 3 pieces compiled in (the web page, the
 //!   firmware);
 //! * [`probe`]: a database in memory and its lookups;
