@@ -5,7 +5,9 @@
 # alternate for a few plies, the page reporting each position text and the legal moves
 # it listed. Every list is checked against `ply moves` (by position text, and by the
 # moves from the start). Then a screenshot of each board after its game:
-# target/web-screenshots/GAME.png.
+# target/web-screenshots/GAME.png. One more draughts game starts from a won ending of
+# 3 pieces: each engine move there must keep the value `ply solve` gives (from the
+# endgame databases, built here) and carry the databases' score.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,6 +21,11 @@ out=target/web-test
 shots=target/web-screenshots
 rm -rf "$out" "$shots"
 mkdir -p "$out" "$shots"
+# The databases of up to 3 pieces, for `ply solve` to check the page's engine
+# against (about a second).
+export PLY_TABLES_DIR="$PWD/$out/tables"
+"$ply" db build checkers --pieces 3 >"$out/db-build.log" 2>&1 ||
+  { cat "$out/db-build.log" >&2; exit 1; }
 
 server=""
 chrome=""
@@ -40,14 +47,18 @@ chromium_flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-
   --disable-dev-shm-usage --hide-scrollbars)
 
 # GAME PLIES: a short game on each board (tic-tac-toe to its end).
-games=("tictactoe 9" "kalah:6x4 12" "checkers 12" "checkers:calgary 12" "halma:8 10" "halma:16 8")
+# spec, plies, and a start position (optional): the last is a won ending of 3
+# pieces, played from the endgame databases compiled into the page.
+games=("tictactoe 9" "kalah:6x4 12" "checkers 12" "checkers:calgary 12" "halma:8 10" "halma:16 8"
+  "checkers 8 W:WK14,K19:BK32")
 status=0
 for entry in "${games[@]}"; do
-  read -r spec plies <<<"$entry"
-  name=${spec//:/_}
+  read -r spec plies position <<<"$entry"
+  name=${spec//:/_}${position:+_db}
   # setsid: Chromium and its helpers form one process group, stopped together.
   setsid chromium "${chromium_flags[@]}" --user-data-dir="$out/profile-$name" \
-    "$base?game=$spec&selftest=$plies&time=100&report=$name" >"$out/$name.chromium.log" 2>&1 &
+    "$base?game=$spec${position:+&position=$position}&selftest=$plies&time=100&report=$name" \
+    >"$out/$name.chromium.log" 2>&1 &
   chrome=$!
   for _ in $(seq 600); do
     [ -s "$out/reports/$name.jsonl" ] && break
@@ -61,7 +72,8 @@ for entry in "${games[@]}"; do
     status=1
     continue
   fi
-  python3 scripts/web-test.py check "$spec" "$out/reports/$name.jsonl" "$ply" "$out/$name.query" || status=1
+  python3 scripts/web-test.py check "$spec" "$out/reports/$name.jsonl" "$ply" "$out/$name.query" \
+    ${position:+"$position"} || status=1
   # The board after the game: the page replays the moves (the engine stays idle).
   chromium "${chromium_flags[@]}" --user-data-dir="$out/profile-$name-shot" \
     --window-size=1180,860 --virtual-time-budget=5000 --screenshot="$shots/$name.png" \

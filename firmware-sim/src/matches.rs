@@ -10,7 +10,8 @@
 //! Every game but tic-tac-toe plays with the core's [`Recommended`] evaluation and
 //! engine switches, the ones the host and the web page play it with by default —
 //! except draughts' evaluation, the learned linear one on the firmware
-//! ([`FIRMWARE_DRAUGHTS_EVAL`]).
+//! ([`FIRMWARE_DRAUGHTS_EVAL`]), with the endgame databases of up to 2 pieces
+//! compiled in for English draughts ([`firmware_draughts_eval`]).
 //!
 //! The games are one list for every target: only the search depth and the
 //! transposition table's size depend on the target (its RAM), through one
@@ -23,6 +24,7 @@
 //!
 //! Everything is `no_std` and allocation-free; only `ply-core` is used.
 
+use ply_core::games::draughts::db::{small, DbEval};
 use ply_core::games::draughts::{Draughts, DraughtsEvaluation, Rules as DraughtsRules};
 use ply_core::games::halma::eval::Racer;
 use ply_core::games::halma::HalmaRules;
@@ -285,16 +287,18 @@ pub fn all(target: Target, v: &mut impl Visitor) {
     v.visit(tictactoe(target));
     v.visit(kalah(target));
     v.visit(checkers(target));
+    v.visit(checkers_db(target));
     v.visit(checkers_calgary(target));
     v.visit(halma8(target));
     v.visit(halma16(target));
 }
 
 /// Every game's [`Budgets`], by name, in the order of [`all`].
-pub const BUDGETS: [(&str, Budgets); 6] = [
+pub const BUDGETS: [(&str, Budgets); 7] = [
     ("tictactoe", TICTACTOE),
     ("kalah", KALAH),
     ("checkers", CHECKERS),
+    ("checkers_db", CHECKERS_DB),
     ("checkers_calgary", CHECKERS_CALGARY),
     ("halma8", HALMA8),
     ("halma16", HALMA16),
@@ -415,14 +419,15 @@ pub const CHECKERS: Budgets = Budgets {
 /// moves a side without a man move or capture) with the engine switches the host
 /// plays draughts with ([`Recommended`]: late move reductions, futility pruning) and
 /// the learned linear evaluation ([`FIRMWARE_DRAUGHTS_EVAL`]) at the depth of
-/// [`CHECKERS`], quiescence on captures.
-pub fn checkers(target: Target) -> Match<Draughts, DraughtsEvaluation> {
+/// [`CHECKERS`], quiescence on captures; every position of up to 2 pieces exact
+/// ([`firmware_draughts_eval`]).
+pub fn checkers(target: Target) -> Match<Draughts, FirmwareDraughtsEval> {
     let b = CHECKERS.on(target);
     Match {
         name: "checkers",
         spec: "checkers",
         start: Draughts::new(DraughtsRules::english()),
-        eval: FIRMWARE_DRAUGHTS_EVAL,
+        eval: firmware_draughts_eval(),
         config: EngineConfig {
             max_quiescence_plies: b.quiescence_plies,
             ..Draughts::engine_config()
@@ -433,6 +438,54 @@ pub fn checkers(target: Target) -> Match<Draughts, DraughtsEvaluation> {
         // Published (Bik; OEIS A133046; tests/data/checkers_perft.txt).
         perft_depth: 6,
         perft_expected: 36_768,
+    }
+}
+
+/// The English draughts evaluation of the firmware: [`FIRMWARE_DRAUGHTS_EVAL`]
+/// with every position of up to 2 pieces exact, from the databases compiled into
+/// the core ([`small::PLAIN_DATABASE`]: 7,764 bytes of flash, a byte a position,
+/// no inflation), probed as the host's `--eval learned-db` probes those on disk.
+/// Not 3 pieces: compressed (53,937 bytes) with their inflation code the checkers
+/// firmware took 292,256 bytes of the Cortex-M4's 262,144 of flash, and a probe
+/// inflates on the stack with about 12 KB where the 16 KiB parts' deepest
+/// draughts search leaves 540 B (M0) and 1,496 B (RISC-V) free; plain they are
+/// 261,224 bytes (docs/firmware.md).
+pub type FirmwareDraughtsEval = DbEval<'static, DraughtsEvaluation, { small::PLAIN_SLOTS }>;
+
+/// [`FirmwareDraughtsEval`]: the same on every target.
+pub fn firmware_draughts_eval() -> FirmwareDraughtsEval {
+    DbEval {
+        db: &small::PLAIN_DATABASE,
+        eval: FIRMWARE_DRAUGHTS_EVAL,
+    }
+}
+
+/// A won ending of 2 pieces: as [`CHECKERS`].
+pub const CHECKERS_DB: Budgets = CHECKERS;
+
+/// The start of [`checkers_db`]: Lasker's diagram 88 (docs/references.md), White
+/// king on 32, Black king on 26, White to move: White wins by 32-27 only (32-28
+/// draws), the capture that ends the game 9 plies away at best (`ply solve
+/// checkers --position W:WK32:BK26`). King against king is not always a draw.
+pub const CHECKERS_DB_START: &str = "W:WK32:BK26";
+
+/// English draughts from a won ending of 2 pieces ([`CHECKERS_DB_START`]), as
+/// [`checkers`] plays: from the databases, White wins in the 9 plies they give,
+/// each move's value theirs (`tests/tests/firmware.rs` checks it against the
+/// host's databases).
+pub fn checkers_db(target: Target) -> Match<Draughts, FirmwareDraughtsEval> {
+    let Ok(start) = Draughts::parse_position(DraughtsRules::english(), CHECKERS_DB_START) else {
+        panic!("CHECKERS_DB_START is not a position")
+    };
+    Match {
+        name: "checkers_db",
+        spec: "checkers",
+        start,
+        max_plies: 200,
+        // White's king on 32 has two neighbours, 27 and 28, both free.
+        perft_depth: 1,
+        perft_expected: 2,
+        ..checkers(target)
     }
 }
 

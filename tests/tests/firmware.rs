@@ -8,8 +8,9 @@
 
 use std::fmt::Write as _;
 
+use ply_core::games::draughts::Draughts;
 use ply_core::search::{Engine, Evaluator, NoClock, SliceEngine, TtEntry};
-use ply_core::Game;
+use ply_core::{Game, Outcome, Player};
 use ply_tests::firmware::{self, Machine, Run};
 
 #[allow(dead_code)]
@@ -302,6 +303,69 @@ fn riscv32_firmware_under_qemu_matches_host() {
     firmware_matches_host(Target::Riscv32);
 }
 
+/// The won ending of `checkers_db` (Lasker's diagram 88, 2 pieces) as the firmware
+/// plays it on each target (the host and the firmware play alike:
+/// [`firmware_matches_host`]): White wins by the capture that ends the game in the
+/// 9 plies the host's own database gives (built here in memory by `ply-host`'s
+/// builder), 32-27 first, each move's value the database's score of the position
+/// it leads to, as `ply --eval learned-db` scores it. Without the databases the
+/// values would be the evaluation's and the search's.
+#[test]
+fn the_firmware_plays_a_database_ending_exactly() {
+    const M4: Target = Target::CortexM4;
+    const M0: Target = Target::CortexM0;
+    let host = ply_host::draughts_db::build_in_memory(2, 2).unwrap().0;
+    for target in Target::ALL {
+        let m = matches::checkers_db(target);
+        assert_eq!(
+            host.probe(&m.start),
+            Some(ply_core::games::draughts::db::Value::Win(9))
+        );
+        let played = if target == M4 {
+            database_ending::<{ M4.killer_plies() }, { M4.history_slots() }>(&m)
+        } else {
+            database_ending::<{ M0.killer_plies() }, { M0.history_slots() }>(&m)
+        };
+        assert_eq!(played.len(), 9, "{}", target.name());
+        assert_eq!(played[0].0.display_move(played[0].1).to_string(), "32-27");
+        for (before, mv, value) in played {
+            let child = before.play(mv).unwrap();
+            if child.outcome().is_over() {
+                // The capture that ends the game: a game's win, not a database's.
+                assert_eq!(child.outcome(), Outcome::Win(Player::Second), "White wins");
+                continue;
+            }
+            let v = host.probe(&child).unwrap();
+            assert_eq!(
+                value,
+                -matches::FirmwareDraughtsEval::score(v, &child, 1),
+                "{} on {}: {}, the child {:?} in the host's database",
+                before,
+                target.name(),
+                before.display_move(mv),
+                v
+            );
+        }
+    }
+}
+
+/// The moves of `m` played with the engine's tables sized `KILLERS` and `HISTORY`:
+/// each with the position before it and its value.
+fn database_ending<const KILLERS: usize, const HISTORY: usize>(
+    m: &Match<Draughts, matches::FirmwareDraughtsEval>,
+) -> Vec<(
+    Draughts,
+    ply_core::games::draughts::Move,
+    ply_core::search::Score,
+)> {
+    let mut tt = vec![TtEntry::EMPTY; m.tt_slots];
+    let mut engine: SliceEngine<'_, Draughts, _, NoClock, KILLERS, HISTORY> =
+        Engine::new_sized(&mut tt, &m.eval, NoClock, m.config);
+    let mut played = Vec::new();
+    matches::play(m, &mut engine, |r| played.push((r.before, r.mv, r.value))).unwrap();
+    played
+}
+
 /// Every target of the firmware has its QEMU machine here, under the same name.
 #[test]
 fn every_target_has_a_machine() {
@@ -335,7 +399,11 @@ fn budgets_are_sane() {
     }
     for target in [Target::CortexM0, Target::Riscv32] {
         assert!(matches::KALAH.on(target).depth >= 10, "{}", target.name());
-        for draughts in [matches::CHECKERS, matches::CHECKERS_CALGARY] {
+        for draughts in [
+            matches::CHECKERS,
+            matches::CHECKERS_DB,
+            matches::CHECKERS_CALGARY,
+        ] {
             let b = draughts.on(target);
             assert!(b.depth >= 6, "{}", target.name());
             assert!(b.quiescence_plies >= 1, "{}", target.name());

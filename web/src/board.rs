@@ -2,13 +2,14 @@
 //! cells it starts and ends on. One implementation of [`WebGame`] a game, through the
 //! core's public API only.
 
+use ply_core::games::draughts::db::{small, DbEval};
 use ply_core::games::draughts::{
     square_x, square_y, Colour, Draughts, Move as DraughtsMove, Variant,
 };
 use ply_core::games::halma::{write_square, Halma, HalmaBoard, HalmaMove};
 use ply_core::games::kalah::{Kalah, Pit};
 use ply_core::games::tictactoe::{Square, TicTacToe};
-use ply_core::search::Recommended;
+use ply_core::search::{Evaluator, Recommended};
 use ply_core::{Game, Player};
 
 use crate::json::Json;
@@ -61,8 +62,13 @@ pub struct MoveCells {
 
 /// What the page needs of a game beyond [`Game`] and what the engine plays it with
 /// ([`Recommended`]: the core's default evaluation and switches, as on the host and
-/// the firmware).
+/// the firmware; for English draughts with the endgame databases of up to 3 pieces
+/// compiled in, [`WebGame::page_evaluation`]).
 pub trait WebGame: Recommended {
+    /// The evaluation the page's engine plays with.
+    type PageEval: Evaluator<Self>;
+    /// [`Recommended::evaluation`], with what the page adds to it.
+    fn page_evaluation() -> Self::PageEval;
     /// What `player` is called in this game ("X", "Black", "Player 1").
     fn player_name(&self, player: Player) -> &'static str;
     /// The board as the page draws it.
@@ -110,6 +116,10 @@ fn cell(row: usize, col: usize, piece: &'static str, shade: &'static str, name: 
 
 // Tic-tac-toe: nine cells, row by row; cell i is square i.
 impl WebGame for TicTacToe {
+    type PageEval = Self::Evaluation;
+    fn page_evaluation() -> Self::PageEval {
+        Self::evaluation()
+    }
     fn player_name(&self, player: Player) -> &'static str {
         match player {
             Player::First => "X",
@@ -151,6 +161,10 @@ impl WebGame for TicTacToe {
 // player's store (right) and the second's (left), each spanning both rows: the
 // board of `ply play`.
 impl WebGame for Kalah {
+    type PageEval = Self::Evaluation;
+    fn page_evaluation() -> Self::PageEval {
+        Self::evaluation()
+    }
     fn player_name(&self, player: Player) -> &'static str {
         match player {
             Player::First => "Player 1",
@@ -214,6 +228,18 @@ fn draughts_cell(sq: u8) -> usize {
 // Draughts: all 64 squares row by row from the top, so cell = row × 8 + column;
 // the playable (dark) ones are named by their PDN number 1–32.
 impl WebGame for Draughts {
+    /// The core's evaluation with every position of up to 3 pieces exact
+    /// ([`small::DATABASE`], compiled in: 53,937 bytes): the engine plays those
+    /// endings as `ply --eval network-db` does, the quickest win and the longest
+    /// loss. Under the Calgary rules nothing is probed (their values depend on the
+    /// positions before).
+    type PageEval = DbEval<'static, <Draughts as Recommended>::Evaluation, { small::SLOTS }>;
+    fn page_evaluation() -> Self::PageEval {
+        DbEval {
+            db: &small::DATABASE,
+            eval: Self::evaluation(),
+        }
+    }
     fn player_name(&self, player: Player) -> &'static str {
         match (self.rules().variant(), self.rules().colour_of(player)) {
             (_, Colour::Black) => "Black",
@@ -267,6 +293,10 @@ impl WebGame for Draughts {
 // Halma: N × N cells row by row from the top left, cell = square; the home camps
 // shaded.
 impl<B: HalmaBoard> WebGame for Halma<B> {
+    type PageEval = Self::Evaluation;
+    fn page_evaluation() -> Self::PageEval {
+        Self::evaluation()
+    }
     fn player_name(&self, player: Player) -> &'static str {
         match player {
             Player::First => "x",

@@ -168,7 +168,12 @@ impl<G: WebGame> State<G> {
         let table = self
             .table
             .get_or_insert_with(|| vec![TtEntry::EMPTY; TABLE_SLOTS].into_boxed_slice());
-        let mut engine = Engine::new(&mut table[..], G::evaluation(), clock, G::engine_config());
+        let mut engine = Engine::new(
+            &mut table[..],
+            G::page_evaluation(),
+            clock,
+            G::engine_config(),
+        );
         let report = engine.search(&g, Limits::time_ms(u64::from(time_ms)));
         let mv = report
             .best_move

@@ -220,3 +220,45 @@ fn the_engine_answers_with_a_legal_move_within_its_time() {
     t.set_position("xx.oo....").unwrap();
     assert!(t.engine_move(200).unwrap().starts_with("{\"move\":\"3\""));
 }
+
+/// The page's engine plays English endings of up to 3 pieces from the databases
+/// compiled in: its value is the database's, counted as `ply --eval network-db`
+/// counts it. `ply solve checkers` (the host's files) gives the expected values:
+/// White to move in `W:WK14,K19:BK32` wins, 14-10 and 14-18 leaving Black lost
+/// with the next conversion 18 plies away (every other move 22); Black to move in
+/// `B:WK10,K19:BK32` loses, conversion in 18. Without the databases the values
+/// would be the evaluation's, far below these.
+#[test]
+fn the_engine_plays_three_piece_endings_from_the_databases() {
+    use ply_core::games::draughts::db::eval::DB_WIN;
+    // Three kings: progress still to make 3 × 25.
+    let still = 1024 * 75;
+    let mut s = Session::new("checkers").unwrap();
+    s.set_position("W:WK14,K19:BK32").unwrap();
+    let report = s.engine_move(200).unwrap();
+    let best = ["14-10", "14-18"];
+    assert!(
+        best.iter()
+            .any(|m| report.starts_with(&format!("{{\"move\":\"{m}\""))),
+        "{report}"
+    );
+    // The win 19 plies away: one searched, 18 in the database.
+    assert!(
+        report.contains(&format!("\"value\":{},", DB_WIN - still - 18 - 1)),
+        "{report}"
+    );
+    s.set_position("B:WK10,K19:BK32").unwrap();
+    let report = s.engine_move(200).unwrap();
+    assert!(
+        report.contains(&format!("\"value\":{},", -(DB_WIN - still - 18))),
+        "{report}"
+    );
+    // Under the Calgary rules the databases are not used.
+    let mut c = Session::new("checkers:calgary").unwrap();
+    c.set_position("W:WK14,K19:BK32").unwrap();
+    let report = c.engine_move(50).unwrap();
+    assert!(
+        !report.contains(&format!("\"value\":{},", DB_WIN - still - 18 - 1)),
+        "{report}"
+    );
+}

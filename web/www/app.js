@@ -395,6 +395,7 @@ async function selftest(plies) {
       Object.assign(entry, {
         by: auto ? 'engine (its turn)' : 'engine (button)',
         played: reply.report.move,
+        value: reply.report.value,
         depth: reply.report.depth,
         ms: reply.report.ms,
         wall: reply.wall,

@@ -216,6 +216,73 @@ mod tests {
     use crate::draughts_db::load::load;
     use ply_core::games::draughts::db::{unrank, Lookup};
 
+    /// The databases compiled into the core for the web page and the firmware
+    /// (`ply_core::games::draughts::db::small`) are what `ply db build checkers
+    /// --pieces 3` writes, byte for byte: rebuilt here, every file equals its copy
+    /// in `core/src/games/draughts/db/small/` and there is no other. So they cannot
+    /// drift from the builder: a change to the build, the index, the values or the
+    /// file format fails this test until `small/` is written again (the command in
+    /// docs/games/draughts-databases.md, "Web page and firmware"). Each copy's
+    /// checksums check out too, which the core does not check.
+    #[test]
+    fn the_databases_compiled_into_the_core_are_ply_db_builds() {
+        use ply_core::games::draughts::db::small;
+        let dir = std::env::temp_dir().join(format!("ply-cdb-small-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        build_all(small::PIECES, 2, &dir, &mut |_| {}).unwrap();
+        let mut built: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".cdb"))
+            .collect();
+        built.sort();
+        let mut compiled: Vec<String> = small::FILES
+            .iter()
+            .map(|(k, _)| file::file_name(*k))
+            .collect();
+        compiled.sort();
+        assert_eq!(built, compiled);
+        for (key, bytes) in small::FILES {
+            let name = file::file_name(key);
+            let fresh = std::fs::read(dir.join(&name)).unwrap();
+            assert!(
+                fresh == bytes,
+                "core/src/games/draughts/db/small/{} differs from what ply db build writes \
+                 ({} bytes, built {}): write small/ again (the fresh one is in {})",
+                name,
+                bytes.len(),
+                fresh.len(),
+                dir.display()
+            );
+            assert_eq!(file::check_packed(bytes, key), Ok(1), "{}", name);
+        }
+        assert_eq!(small::DATABASE.pieces(), small::PIECES);
+        // The plain files of 1 and 2 pieces: the same build's entries as the host
+        // writes them in format 2 (which it reads).
+        let (db, _) = build_in_memory(small::PLAIN_PIECES, 2).unwrap();
+        let keys: Vec<SliceKey> = (1..=small::PLAIN_PIECES).flat_map(keys_of).collect();
+        assert_eq!(keys.len(), small::PLAIN_FILES.len());
+        for (key, bytes) in small::PLAIN_FILES {
+            assert!(keys.contains(&key), "{:?}", key);
+            let Some(Slice::Plain(e)) = db.slice(key) else {
+                panic!("{:?}: a built slice is plain", key)
+            };
+            let p = file::plain_path(&dir, key);
+            file::save_plain(&p, key, e).unwrap();
+            let fresh = std::fs::read(&p).unwrap();
+            assert!(
+                fresh == bytes,
+                "core/src/games/draughts/db/small/{} differs from the build's plain \
+                 file: write small/ again (the fresh one is in {})",
+                file::versioned_name(key, file::PLAIN_VERSION),
+                dir.display()
+            );
+            assert_eq!(file::check(bytes, key), Ok(1), "{:?}", key);
+        }
+        assert_eq!(small::PLAIN_DATABASE.pieces(), small::PLAIN_PIECES);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     /// With a byte made to hold only 4 plies, every slice with a longer distance
     /// must get two-byte entries that hold it exactly, in memory and through its
     /// file: a build that cut, wrapped or saturated a distance instead would differ

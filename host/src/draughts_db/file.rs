@@ -48,24 +48,12 @@ use ply_core::games::draughts::db::{slice_size, Entries, Packed, SliceKey, BLOCK
 
 use crate::kalah_solve::checksum::checksum;
 
-/// The first 8 bytes of a slice file.
-pub const MAGIC: &[u8; 8] = b"PLYCKRDB";
-
-/// The format version this ply writes: compressed blocks.
-pub const VERSION: u32 = 3;
-
-/// The format version of plain entries, which this ply reads and `ply db build`
-/// converts.
-pub const PLAIN_VERSION: u32 = 2;
-
-/// Bytes of the header of a plain (version 2) file.
-pub const HEADER: usize = 48;
-
-/// Bytes of the header of a compressed (version 3) file.
-pub const PACKED_HEADER: usize = 64;
-
-/// The compression of a version 3 file: each block deflated on its own.
-pub const DEFLATE: u32 = 1;
+// The layout of format 3, one definition with the core's reader of files in
+// memory (the databases compiled into the web page and the firmware): the magic,
+// the versions, the headers' bytes and the compression.
+pub use ply_core::games::draughts::db::file::{
+    DEFLATE, HEADER, MAGIC, PACKED_HEADER, PLAIN_VERSION, VERSION,
+};
 
 /// The deflate level ply writes (miniz_oxide's 0 to 10): measured in
 /// docs/log/2026-11-29-draughts-databases-6.md.

@@ -491,3 +491,56 @@ fn first_position_and_a_first_position_without() {
         db().probe(&without)
     );
 }
+
+/// The databases compiled into the web page and the firmware (`db::small`, read
+/// from the files in the core when it is compiled): every position of up to 3
+/// pieces, both sides to move, has the independent solver's value and distance —
+/// every block inflated once — and a sample is probed through `Database::probe`
+/// as the engines probe it.
+#[test]
+fn the_compiled_in_databases_match_the_independent_solver() {
+    use ply_core::games::draughts::db::packed::MAX_BLOCK_BYTES;
+    use ply_core::games::draughts::db::{
+        rank, small, Inflater, Lookup, Placement, SliceKey, BLOCK_ENTRIES,
+    };
+    let db = &small::DATABASE;
+    assert_eq!(db.pieces(), 3);
+    let mut codes: HashMap<SliceKey, Vec<u8>> = HashMap::new();
+    let mut state = Inflater::default();
+    for n in 1..=3 {
+        for key in keys_of(n) {
+            let Some(Slice::Packed(p)) = db.slice(key) else {
+                panic!("{:?}: not a compressed slice", key)
+            };
+            assert_eq!(p.width(), 1, "{:?}", key);
+            let mut all = Vec::new();
+            let mut out = [0u8; MAX_BLOCK_BYTES];
+            for b in 0..p.blocks() {
+                let n = p.unpack(b, &mut out, &mut state).unwrap();
+                assert_eq!(n, p.block_len(b));
+                all.extend_from_slice(&out[..n]);
+            }
+            assert_eq!(all.len() as u64, slice_size(key));
+            assert_eq!(p.blocks(), all.len().div_ceil(BLOCK_ENTRIES));
+            codes.insert(key, all);
+        }
+    }
+    let ind = independent(3);
+    for (i, (p, v)) in ind.iter().enumerate() {
+        let g = p.game();
+        let pl = Placement::of(&g);
+        let key = SliceKey::of(&pl);
+        let code = codes[&key][rank(key, &pl) as usize];
+        let got = Value::from_code(u16::from(code)).map(as_pair);
+        assert_eq!(got, Some(*v), "{:?}", p);
+        if i % 101 == 0 {
+            assert_eq!(db.probe(&g).map(as_pair), Some(*v), "{:?}", p);
+            assert_eq!(
+                db.value(key, rank(key, &pl)).map(as_pair),
+                Some(*v),
+                "{:?}",
+                p
+            );
+        }
+    }
+}

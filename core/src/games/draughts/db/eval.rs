@@ -2,6 +2,7 @@
 
 use super::super::{Colour, Draughts};
 use super::probe::Database;
+use super::slice::SLICES;
 use super::value::Value;
 use crate::game::{Outcome, Player};
 use crate::search::{Evaluator, Score, TABLE_WIN};
@@ -33,16 +34,17 @@ pub const fn progress(game: &Draughts) -> u32 {
 /// that prefers the quickest win and the longest loss, counted from the root
 /// ([`DB_WIN`]): a won database position reached sooner scores more, so the engine
 /// does not put the conversion off. `E` elsewhere. It holds only a reference to the
-/// database, in memory the caller provides.
+/// database, in memory the caller provides (of any number of slots `N`: the
+/// host's holds every slice, [`small`](super::small) those of up to 3 pieces).
 #[derive(Clone, Copy)]
-pub struct DbEval<'a, E> {
+pub struct DbEval<'a, E, const N: usize = SLICES> {
     /// The database.
-    pub db: &'a Database<'a>,
+    pub db: &'a Database<'a, N>,
     /// The evaluation outside it.
     pub eval: E,
 }
 
-impl<E> DbEval<'_, E> {
+impl<E, const N: usize> DbEval<'_, E, N> {
     /// The score of `v`, the value of `game` `ply` plies below the root ([`DB_WIN`]).
     #[inline]
     pub fn score(v: Value, game: &Draughts, ply: u32) -> Score {
@@ -58,7 +60,7 @@ impl<E> DbEval<'_, E> {
     }
 }
 
-impl<E: Evaluator<Draughts>> Evaluator<Draughts> for DbEval<'_, E> {
+impl<E: Evaluator<Draughts>, const N: usize> Evaluator<Draughts> for DbEval<'_, E, N> {
     #[inline]
     fn evaluate(&self, game: &Draughts, me: Player) -> Score {
         self.eval.evaluate(game, me)

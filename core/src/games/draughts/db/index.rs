@@ -50,7 +50,7 @@ static BINOMIAL: [[u64; 33]; 33] = binomials();
 
 /// `n` choose `k` (0 when `k > n`), for `n` ≤ 32.
 #[inline(always)]
-pub fn choose(n: u32, k: u32) -> u64 {
+pub const fn choose(n: u32, k: u32) -> u64 {
     if k > n || n > 32 {
         0
     } else {
@@ -107,7 +107,7 @@ fn subset_unrank(mut r: u64, k: u32, domain: u32) -> u32 {
 /// The number of positions of sub-slice `j` of `key` (see the module
 /// documentation).
 #[inline(always)]
-fn sub_slice_size(key: SliceKey, j: u32) -> u64 {
+const fn sub_slice_size(key: SliceKey, j: u32) -> u64 {
     let (a, b, c, d) = key.counts();
     if j > a {
         return 0;
@@ -115,14 +115,20 @@ fn sub_slice_size(key: SliceKey, j: u32) -> u64 {
     let mid = a - j;
     choose(4, j)
         * choose(24, mid)
-        * choose(28 - mid.min(28), c)
+        * choose(28u32.saturating_sub(mid), c)
         * choose(32u32.saturating_sub(a + c), b)
         * choose(32u32.saturating_sub(a + c + b), d)
 }
 
 /// The number of positions of the slice `key` (with its side to move fixed).
-pub fn slice_size(key: SliceKey) -> u64 {
-    (0..=4).map(|j| sub_slice_size(key, j)).sum()
+pub const fn slice_size(key: SliceKey) -> u64 {
+    let mut total = 0;
+    let mut j = 0;
+    while j <= 4 {
+        total += sub_slice_size(key, j);
+        j += 1;
+    }
+    total
 }
 
 /// The index of `p`, a placement of slice `key` (the piece counts of `p` must be

@@ -10,6 +10,9 @@
 //! * [`build`]: the retrograde analysis of a pair of slices, over memory the caller
 //!   provides (the host runs it on threads and keeps the files);
 //! * [`packed`]: a slice's entries compressed in independent blocks;
+//! * [`file`](mod@file): the layout of a slice's file, and its reading in memory;
+//! * [`small`]: the databases of up to 3 pieces compiled in (the web page, the
+//!   firmware);
 //! * [`probe`]: a database in memory and its lookups;
 //! * [`check`]: every position's value against its children's;
 //! * [`eval`]: an evaluation that gives the engine the databases' exact values.
@@ -23,10 +26,12 @@
 pub mod build;
 pub mod check;
 pub mod eval;
+pub mod file;
 pub mod index;
 pub mod packed;
 pub mod probe;
 pub mod slice;
+pub mod small;
 pub mod value;
 
 #[cfg(target_has_atomic = "16")]

@@ -59,13 +59,16 @@ impl<'a> Packed<'a> {
     /// The slice of `len` entries of `width` (1 or 2) bytes whose block index is
     /// `index` and blocks `data`; `None` when the index is not one of that many
     /// blocks, its ends do not rise, or the last one is not the end of `data`.
-    pub fn new(index: &'a [u8], data: &'a [u8], len: u64, width: usize) -> Option<Self> {
+    /// A `const fn`: a database compiled into a program is checked when it is
+    /// compiled ([`small`](super::small)).
+    pub const fn new(index: &'a [u8], data: &'a [u8], len: u64, width: usize) -> Option<Self> {
         if width != 1 && width != 2 {
             return None;
         }
         let blocks = len.div_ceil(BLOCK_ENTRIES as u64);
-        if index.len() as u64 != blocks.checked_mul(INDEX_BYTES as u64)? {
-            return None;
+        match blocks.checked_mul(INDEX_BYTES as u64) {
+            Some(n) if n == index.len() as u64 => {}
+            _ => return None,
         }
         let p = Packed {
             index,
@@ -74,12 +77,14 @@ impl<'a> Packed<'a> {
             width: width as u8,
         };
         let mut at = 0;
-        for b in 0..p.blocks() {
+        let mut b = 0;
+        while b < p.blocks() {
             let end = p.end(b);
             if end < at {
                 return None;
             }
             at = end;
+            b += 1;
         }
         if at != data.len() as u64 {
             return None;
@@ -118,14 +123,12 @@ impl<'a> Packed<'a> {
     }
 
     #[inline(always)]
-    fn word(&self, at: usize) -> u64 {
-        let mut w = [0; 8];
-        w.copy_from_slice(&self.index[at..at + 8]);
-        u64::from_le_bytes(w)
+    const fn word(&self, at: usize) -> u64 {
+        le_u64(self.index, at)
     }
 
     #[inline(always)]
-    fn end(&self, b: usize) -> u64 {
+    const fn end(&self, b: usize) -> u64 {
         self.word(INDEX_BYTES * b)
     }
 
@@ -187,6 +190,18 @@ impl<'a> Packed<'a> {
     pub fn get(&self, i: u64) -> Option<Value> {
         value_of(self.code(i)?, self.width())
     }
+}
+
+/// The little-endian `u64` at `at` of `bytes` (which must hold it).
+#[inline(always)]
+pub(super) const fn le_u64(bytes: &[u8], at: usize) -> u64 {
+    let mut w = 0u64;
+    let mut i = 0;
+    while i < 8 {
+        w |= (bytes[at + i] as u64) << (8 * i);
+        i += 1;
+    }
+    w
 }
 
 /// The code of entry `i` of inflated entries `bytes` of `width` bytes each.

@@ -26,7 +26,7 @@ pub enum Slice<'a> {
 
 impl Default for Slice<'_> {
     fn default() -> Self {
-        Slice::Plain(Entries::default())
+        Slice::Plain(Entries::EMPTY)
     }
 }
 
@@ -70,28 +70,39 @@ impl<'a> Slice<'a> {
 pub type Reader = fn(&Packed<'_>, u64) -> Option<u16>;
 
 /// The finished slices of a database, each a [`Slice`] in memory the caller
-/// provides; a slice not there is empty.
+/// provides; a slice not there is empty. It has room for the slices whose
+/// [`SliceKey::id`] is below `N`: every slice of up to 8 pieces by default
+/// ([`SLICES`]), fewer for a small database ([`small`](super::small): 35 slots
+/// hold the slices of up to 3 pieces, where 495 would take about 20 KB of a
+/// microcontroller's flash).
 #[derive(Clone, Copy)]
-pub struct Database<'a> {
-    slices: [Slice<'a>; SLICES],
+pub struct Database<'a, const N: usize = SLICES> {
+    slices: [Slice<'a>; N],
     pieces: u32,
     reader: Option<Reader>,
 }
 
-impl Default for Database<'_> {
+impl<const N: usize> Default for Database<'_, N> {
     fn default() -> Self {
-        Database {
-            slices: [Slice::default(); SLICES],
-            pieces: 0,
-            reader: None,
-        }
+        Self::empty()
     }
 }
 
-impl<'a> Database<'a> {
-    /// A database with no slice.
+impl Database<'_> {
+    /// A database with no slice and room for every slice of up to 8 pieces.
     pub fn new() -> Self {
         Self::default()
+    }
+}
+
+impl<'a, const N: usize> Database<'a, N> {
+    /// A database with no slice, room for `N`.
+    pub const fn empty() -> Self {
+        Database {
+            slices: [Slice::Plain(Entries::EMPTY); N],
+            pieces: 0,
+            reader: None,
+        }
     }
 
     /// Adds slice `key`'s entries (as many as [`slice_size`](super::slice_size)`(key)`).
@@ -100,14 +111,25 @@ impl<'a> Database<'a> {
     }
 
     /// Adds slice `key`, plain or compressed (as many entries as
-    /// [`slice_size`](super::slice_size)`(key)`).
-    pub fn set_slice(&mut self, key: SliceKey, slice: Slice<'a>) -> Result<(), &'static str> {
-        let id = key.id().ok_or("a slice of more than 8 pieces")?;
-        if slice.len() != super::slice_size(key) {
+    /// [`slice_size`](super::slice_size)`(key)`). A `const fn`, for a database
+    /// built when a program is compiled ([`small`](super::small)).
+    pub const fn set_slice(&mut self, key: SliceKey, slice: Slice<'a>) -> Result<(), &'static str> {
+        let id = match key.id() {
+            Some(id) if id < N => id,
+            Some(_) => return Err("a slice with more pieces than the database has room for"),
+            None => return Err("a slice of more than 8 pieces"),
+        };
+        let len = match slice {
+            Slice::Plain(e) => e.len() as u64,
+            Slice::Packed(p) => p.len(),
+        };
+        if len != super::slice_size(key) {
             return Err("a slice's entries are not as many as its positions");
         }
         self.slices[id] = slice;
-        self.pieces = self.pieces.max(key.pieces());
+        if key.pieces() > self.pieces {
+            self.pieces = key.pieces();
+        }
         Ok(())
     }
 
@@ -119,11 +141,13 @@ impl<'a> Database<'a> {
 
     /// Slice `key`, if it is there.
     pub fn slice(&self, key: SliceKey) -> Option<Slice<'a>> {
-        key.id().map(|id| self.slices[id]).filter(|s| !s.is_empty())
+        key.id()
+            .and_then(|id| self.slices.get(id).copied())
+            .filter(|s| !s.is_empty())
     }
 
     /// The most pieces of a slice it holds.
-    pub fn pieces(&self) -> u32 {
+    pub const fn pieces(&self) -> u32 {
         self.pieces
     }
 
@@ -143,10 +167,10 @@ impl<'a> Database<'a> {
     }
 }
 
-impl Lookup for Database<'_> {
+impl<const N: usize> Lookup for Database<'_, N> {
     #[inline]
     fn value(&self, key: SliceKey, index: u64) -> Option<Value> {
-        match self.slices[key.id()?] {
+        match *self.slices.get(key.id()?)? {
             Slice::Plain(e) => e.get(usize::try_from(index).ok()?),
             Slice::Packed(p) => match self.reader {
                 Some(read) => value_of(read(&p, index)?, p.width()),

@@ -117,7 +117,7 @@ impl SliceKey {
     /// pieces: fewer pieces first, then fewer men, then by counts; `None` above 8
     /// pieces.
     #[inline(always)]
-    pub fn id(&self) -> Option<usize> {
+    pub const fn id(&self) -> Option<usize> {
         if self.pieces() > MAX_PIECES {
             return None;
         }

@@ -101,6 +101,12 @@ pub struct Entries<'a> {
 }
 
 impl<'a> Entries<'a> {
+    /// No entries (the [`Default`]).
+    pub const EMPTY: Entries<'a> = Entries {
+        bytes: &[],
+        width: 0,
+    };
+
     /// The entries in `bytes`, `width` (1 or 2) bytes each; `None` for another
     /// width or a length that is not a multiple of it.
     pub const fn new(bytes: &'a [u8], width: usize) -> Option<Self> {
