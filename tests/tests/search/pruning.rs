@@ -76,3 +76,51 @@ fn pruning_searches_fewer_nodes_and_answers_legal_moves() {
         );
     }
 }
+
+/// A skipped move is judged, not searched: the node it is skipped at must not claim
+/// a lost game because its searched moves all lose, or the parent reads a proved win
+/// the skipped defences may refute. Two White kings against a Black king, White to
+/// move: no search may claim a win sooner than the endgame database's distance (the
+/// capture of the last king is the conversion and the end). With futility pruning
+/// the engine once answered "win in 13 plies" at depth 12 from `W:WK14,K19:BK32`,
+/// where the quickest win takes 19.
+#[test]
+fn pruning_never_claims_a_win_sooner_than_the_quickest_one() {
+    use ply_core::games::draughts::db::{small, Value};
+    use ply_core::search::WIN;
+    let config = Draughts::engine_config();
+    assert!(config.futility > 0 && config.reverse_futility > 0);
+    let check = |g: &Draughts, depth: u32| {
+        let Some(Value::Win(quickest)) = small::DATABASE.probe(g) else {
+            return false;
+        };
+        let (_, value, _) = search(g, depth, EngineConfig { probes: false, ..config });
+        assert!(
+            value <= WIN - i32::from(quickest),
+            "{g} at depth {depth}: value {value}, a win in {} plies, but the quickest \
+             takes {quickest}",
+            WIN - value
+        );
+        true
+    };
+    let g = Draughts::parse_position(Rules::english(), "W:WK14,K19:BK32").unwrap();
+    for depth in 1..=13 {
+        assert!(check(&g, depth));
+    }
+    let mut checked = 0;
+    for (n, (a, b, c)) in (1..=32u32)
+        .flat_map(|a| (a + 1..=32).flat_map(move |b| (1..=32).map(move |c| (a, b, c))))
+        .filter(|&(a, b, c)| c != a && c != b)
+        .enumerate()
+    {
+        if n % 61 != 0 {
+            continue;
+        }
+        let text = format!("W:WK{a},K{b}:BK{c}");
+        let g = Draughts::parse_position(Rules::english(), &text).unwrap();
+        if check(&g, 11) {
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "{checked}");
+}

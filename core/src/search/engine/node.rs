@@ -130,14 +130,15 @@ impl<G: Game, E: Evaluator<G>, C: Clock, T: Table, const KILLERS: usize, const H
         let reducing = self.config.lmr && !quiescing && depth >= LMR_MIN_DEPTH;
         let mut deferral = Deferral::new(self.config.abdada && depth >= ABDADA_MIN_DEPTH);
         let mut searched = 0;
+        // The value a move skipped by futility is taken to have at most, once one is.
+        let mut pruned_below = None;
         while let Some((i, second_pass)) = deferral.next(&mut order) {
             let mv = moves[i];
-            if futile_at.is_some()
-                && searched > 0
-                && game.move_order_hint(mv) <= 0
-                && Some(i) != tt_move
-            {
-                continue;
+            if let Some(stand) = futile_at {
+                if searched > 0 && game.move_order_hint(mv) <= 0 && Some(i) != tt_move {
+                    pruned_below = Some(stand + self.config.futility * depth as Score);
+                    continue;
+                }
             }
             let child = game.play_unchecked(mv);
             let Some(busy_key) =
@@ -203,6 +204,14 @@ impl<G: Game, E: Evaluator<G>, C: Clock, T: Table, const KILLERS: usize, const H
             }
         }
 
+        // A skipped move is not searched but judged: its value is taken to be at most
+        // the futility value (itself at most alpha), so the node's upper bound is no
+        // lower than that. Without this, a searched move's lost-game score would
+        // stand for the skipped ones too: the parent would read a proved win that
+        // the skipped defences may refute, and report it sooner than any exists.
+        if let Some(v) = pruned_below {
+            best = best.max(v);
+        }
         if !quiescing {
             let bound = if best <= alpha_orig {
                 Bound::Upper
