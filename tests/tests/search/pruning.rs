@@ -94,7 +94,14 @@ fn pruning_never_claims_a_win_sooner_than_the_quickest_one() {
         let Some(Value::Win(quickest)) = small::DATABASE.probe(g) else {
             return false;
         };
-        let (_, value, _) = search(g, depth, EngineConfig { probes: false, ..config });
+        let (_, value, _) = search(
+            g,
+            depth,
+            EngineConfig {
+                probes: false,
+                ..config
+            },
+        );
         assert!(
             value <= WIN - i32::from(quickest),
             "{g} at depth {depth}: value {value}, a win in {} plies, but the quickest \
