@@ -1,6 +1,6 @@
 //! The `engine` strategy on one thread under a time limit: the engine runs on a
 //! thread of its own over the player's private table, and the calling thread waits
-//! for it, as the calling thread of a Lazy SMP search does ([`lazysmp::wait`]).
+//! for it, as the calling thread of a Lazy SMP search does (`lazysmp::wait`).
 //!
 //! Why: a move is late when the thread that must answer is not running at its
 //! deadline. An engine searching on the calling thread reads the clock about every
@@ -38,6 +38,10 @@ pub const LATE_GRACE: Duration = Duration::from_millis(1);
 
 /// The private table of a one-thread engine.
 pub(super) type LocalTable = TranspositionTable<Box<[TtEntry]>>;
+
+/// The table after a search: back, or still with an engine that outlived its search
+/// (and where it will put it back).
+pub(super) type TableBack = Result<LocalTable, Arc<Lent>>;
 
 /// Where an engine that outlived its search puts the table back.
 pub(super) struct Lent {
@@ -81,10 +85,7 @@ pub(super) fn search<G, E>(
     table: LocalTable,
     clock: WallClock,
     progress: &mut dyn FnMut(&SearchReport<G::Move>),
-) -> (
-    Result<SearchReport<G::Move>, ParallelError>,
-    Result<LocalTable, Arc<Lent>>,
-)
+) -> (Result<SearchReport<G::Move>, ParallelError>, TableBack)
 where
     G: SharedGame + 'static,
     E: Evaluator<G> + Clone + Send + Sync + 'static,
