@@ -83,11 +83,35 @@ impl Clock for WallClock {
     }
 }
 
-/// The moment the process started (the first call of this function: `main` makes
-/// it first thing), from which `ply play` times its first move.
+/// The moment the process started, from which `ply play` times its first move: the
+/// first call of this function (`main` makes it first thing) less the processor time
+/// the process had used by then ([`cpu_time`]). A process that has only just started
+/// has done nothing but start — the `exec`, the loading of the program and its
+/// libraries, the runtime's set-up — so its processor time is how long that took at
+/// the least (about a millisecond, more on a busy machine; the waits for a core
+/// before `main` cannot be known, and are not counted).
 pub fn process_start() -> Instant {
     static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
-    *START.get_or_init(Instant::now)
+    *START.get_or_init(|| {
+        let now = Instant::now();
+        now.checked_sub(cpu_time()).unwrap_or(now)
+    })
+}
+
+/// The processor time this process has used so far (every thread, user and system
+/// time, counted from its `fork`: the `exec` included); zero where it cannot be read.
+pub fn cpu_time() -> Duration {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `clock_gettime` writes one `timespec` to the pointer given, which points
+    // to `t`, a valid and writable `timespec` that lives through the call.
+    let r = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut t) };
+    if r != 0 || t.tv_sec < 0 || !(0..1_000_000_000).contains(&t.tv_nsec) {
+        return Duration::ZERO;
+    }
+    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
 }
 
 /// A wall clock with a stop flag that several threads share: the clock of each engine
@@ -123,6 +147,28 @@ mod tests {
     use ply_core::games::kalah::{Kalah, KalahEval};
     use ply_core::search::Limits;
     use ply_core::Game;
+
+    /// The processor time is read (the process has run), and grows as the process
+    /// works; the process start is before now.
+    #[test]
+    fn the_processor_time_is_read() {
+        let used = cpu_time();
+        assert!(used > Duration::ZERO, "the process has run");
+        let mut x = 0u64;
+        let mut later = used;
+        for i in 0..1_000_000_000u64 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(i);
+            if i % 1024 == 0 {
+                later = cpu_time();
+                if later > used {
+                    break;
+                }
+            }
+        }
+        std::hint::black_box(x);
+        assert!(later > used, "work uses processor time");
+        assert!(process_start() < Instant::now());
+    }
 
     /// A search on a clock whose stop flag (either of two) is set ends at its first look at the
     /// clock, on one thread and on several, whatever time it was given.

@@ -130,6 +130,9 @@ pub fn play_game<G: HostGame>(
                 let mv = r
                     .best_move
                     .ok_or("the AI found no move in an unfinished game")?;
+                // The next turn begins as this move is announced (from outside, a
+                // move's time is from one move line to the next).
+                turn_start = std::time::Instant::now();
                 writeln!(
                     out,
                     "{} {} (value {}, depth {}, nodes {}, {})",
@@ -142,7 +145,6 @@ pub fn play_game<G: HostGame>(
                 )
                 .map_err(io)?;
                 game = game.play(mv).map_err(|e| e.to_string())?;
-                turn_start = std::time::Instant::now();
             }
             None => match crate::commands::human::ask_move(&game, name, input, out)? {
                 crate::commands::human::Reply::Moved(next) => {

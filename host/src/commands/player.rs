@@ -76,11 +76,12 @@ impl Budget {
 
     /// The core's limits for this budget. A time budget is a hard limit per move:
     /// the engine's limit keeps [`Budget::reserve_ms`] in hand for what follows its
-    /// last clock check (at most 2 ms, or two nodes) — unwinding the search, stopping
-    /// the other threads, reading the principal variation, playing and printing the
-    /// move — so that a move never takes longer than the time given, measured from
-    /// outside the process (`scripts/time-budget.sh`; the Calgary checkers assignment's tournament forfeits
-    /// a program that takes over 10 s).
+    /// last clock check (at most 2 ms, or two nodes; or the waiting thread answers
+    /// without it [`crate::parallel::watched::LATE_GRACE`] past the limit) — waking the
+    /// waiting thread, unwinding the search, reading the principal variation, playing
+    /// and printing the move — so that a move never takes longer than the time given,
+    /// measured from outside the process (`scripts/time-budget.sh`; the Calgary
+    /// checkers assignment's tournament forfeits a program that takes over 10 s).
     pub fn limits(self) -> Limits {
         match self {
             Budget::Depth(d) => Limits::depth(d),
@@ -101,8 +102,9 @@ impl Budget {
 impl Budget {
     /// The milliseconds of a `ms` time budget kept in reserve: 2% of it, at least
     /// 10 ms (the engine's overshoot, a thread's wake-up on a busy machine — 8.6 ms
-    /// was seen beside a busy process — and for a first move the process start), at
-    /// most half of it.
+    /// was seen beside a busy process — and for a first move the process start
+    /// before `main`, which [`crate::clock::process_start`] can count only in part),
+    /// at most half of it (the engine's time use stays at half or more).
     pub fn reserve_ms(ms: u64) -> u64 {
         (ms / 50).max(10).min(ms / 2)
     }
@@ -155,6 +157,9 @@ pub struct Ai<G: HostGame> {
     /// What stops the search and the exact solver run beside each other
     /// ([`Ai::choose_from`]).
     stops: Option<&'static [AtomicBool; 2]>,
+    /// The thread of the last exact solver run beside the search, joined before the
+    /// next one starts (it may outlive its move by a look at the clock).
+    solver: Option<std::thread::JoinHandle<()>>,
 }
 
 impl<G: HostGame> Ai<G> {
@@ -164,6 +169,7 @@ impl<G: HostGame> Ai<G> {
             config,
             tables: Tables::new(),
             stops: None,
+            solver: None,
         }
     }
 
@@ -248,6 +254,12 @@ impl<G: HostGame> Ai<G> {
         };
         // The move's time as the solver sees it: a game clock's soft limit.
         let move_ms = limits.soft_ms.unwrap_or(ms).min(ms);
+        // A solver of an earlier move may still be stopping (it was put aside past
+        // its deadline, and stops at its next look at the clock): it is waited for
+        // before the flags it may set become this move's.
+        if let Some(earlier) = self.solver.take() {
+            let _ = earlier.join();
+        }
         let [search_stop, solver_stop] = self.stops();
         search_stop.store(false, Ordering::Relaxed);
         solver_stop.store(false, Ordering::Relaxed);
@@ -258,30 +270,33 @@ impl<G: HostGame> Ai<G> {
         };
         if threads >= 2 {
             let deadline = turn_start + Duration::from_millis(move_ms);
-            let (eval, game) = (&eval, game);
-            let beside = std::thread::scope(|s| {
-                let solver = std::thread::Builder::new()
-                    .name("ply-solver".into())
-                    .spawn_scoped(s, move || {
-                        let stopped =
-                            || solver_stop.load(Ordering::Relaxed) || clock.stop_requested();
-                        let r = game.solved_move(eval, deadline, &stopped);
-                        if r.is_some() {
-                            search_stop.store(true, Ordering::Relaxed);
-                        }
-                        r
-                    })
-                    .ok()?;
+            let (eval_there, game_there) = (eval.clone(), *game);
+            let (send, answer) = std::sync::mpsc::sync_channel(1);
+            let spawned = std::thread::Builder::new()
+                .name("ply-solver".into())
+                .spawn(move || {
+                    let stopped = || solver_stop.load(Ordering::Relaxed) || clock.stop_requested();
+                    let r = game_there.solved_move(&eval_there, deadline, &stopped);
+                    if r.is_some() {
+                        search_stop.store(true, Ordering::Relaxed);
+                    }
+                    let _ = send.send(r);
+                });
+            // No thread for the solver: it runs first, as on one thread.
+            if let Ok(solver) = spawned {
+                self.solver = Some(solver);
                 let clock = clock.with_stop(search_stop);
-                let searched = self.search(game, limits, eval, clock, threads - 1, progress);
+                let searched = self.search(game, limits, &eval, clock, threads - 1, progress);
                 if searched.is_err() {
                     solver_stop.store(true, Ordering::Relaxed);
                 }
-                // A solver that panicked (reported by the panic hook) proved nothing.
-                Some((searched, solver.join().ok().flatten()))
-            });
-            // No thread for the solver: it runs first, as on one thread.
-            if let Some((searched, proved)) = beside {
+                // The solver's answer, if it comes by its deadline; a solver late
+                // past it (put aside by the scheduler) is not waited for: it stops
+                // at its next look at the clock. A solver that panicked (reported by
+                // the panic hook) proved nothing.
+                let wait = deadline.saturating_duration_since(Instant::now());
+                let proved = answer.recv_timeout(wait).ok().flatten();
+                solver_stop.store(true, Ordering::Relaxed);
                 return match proved {
                     Some(r) => solved(r, progress),
                     None => searched,
@@ -294,7 +309,9 @@ impl<G: HostGame> Ai<G> {
             return solved(r, progress);
         }
         let solver = solver_start.elapsed();
-        let solver_ms = solver.as_millis() as u64;
+        // Rounded up: the search's clock starts `solver` later, so that its limit
+        // ends within the move's.
+        let solver_ms = solver.as_micros().div_ceil(1000) as u64;
         let time_ms = ms.saturating_sub(solver_ms).max(1);
         let limits = Limits {
             time_ms: Some(time_ms),
@@ -303,14 +320,17 @@ impl<G: HostGame> Ai<G> {
                 .map(|soft| soft.saturating_sub(solver_ms).clamp(1, time_ms)),
             ..limits
         };
-        self.search(
+        let mut r = self.search(
             game,
             limits,
             &eval,
             clock.delayed(solver),
             threads,
             progress,
-        )
+        )?;
+        // The move's time, the solver's included.
+        r.elapsed_ms = turn_start.elapsed().as_millis() as u64;
+        Ok(r)
     }
 
     /// The search of `game` by the strategy under `limits` on `threads` threads.

@@ -24,7 +24,7 @@ use super::{ParallelError, SharedGame, SharedTable};
 use crate::clock::{StopClock, WallClock};
 
 /// What the engines of one search tell the thread that waits for them.
-struct State<M> {
+pub(super) struct State<M> {
     /// The deepest iteration any engine completed (the first to complete it).
     deepest: Option<SearchReport<M>>,
     /// Engines whose search is over.
@@ -37,21 +37,37 @@ struct State<M> {
     first_report: Option<SearchReport<M>>,
 }
 
-/// What the engines of one search share besides the table.
-struct Shared<M> {
+/// What the engines of one search share besides the table: the state the waiting
+/// thread reads ([`wait`]), here and in [`super::watched`].
+pub(super) struct Shared<M> {
     /// Set once the search must end: every engine stops at its next check.
-    stop: AtomicBool,
+    pub(super) stop: AtomicBool,
     state: Mutex<State<M>>,
     changed: Condvar,
 }
 
 impl<M: Clone> Shared<M> {
+    /// The state of a search by `engines` engines, none started.
+    pub(super) fn new(engines: usize) -> Self {
+        Shared {
+            stop: AtomicBool::new(false),
+            state: Mutex::new(State {
+                deepest: None,
+                finished: 0,
+                completed: false,
+                nodes: vec![0; engines],
+                first_report: None,
+            }),
+            changed: Condvar::new(),
+        }
+    }
+
     fn lock(&self) -> MutexGuard<'_, State<M>> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Engine `id` completed an iteration.
-    fn record(&self, id: usize, r: &SearchReport<M>) {
+    pub(super) fn record(&self, id: usize, r: &SearchReport<M>) {
         let mut st = self.lock();
         st.nodes[id] = r.nodes;
         if st.deepest.as_ref().is_none_or(|b| r.depth > b.depth) {
@@ -61,7 +77,7 @@ impl<M: Clone> Shared<M> {
     }
 
     /// Engine `id`'s search is over.
-    fn finish(&self, id: usize, r: SearchReport<M>) {
+    pub(super) fn finish(&self, id: usize, r: SearchReport<M>) {
         let mut st = self.lock();
         st.nodes[id] = r.nodes;
         st.finished += 1;
@@ -75,6 +91,98 @@ impl<M: Clone> Shared<M> {
         }
         self.changed.notify_all();
     }
+
+    /// Engine `id` ended without an answer (it panicked; the panic hook reported it).
+    pub(super) fn lose(&self, id: usize) {
+        let _ = id;
+        self.lock().finished += 1;
+        self.changed.notify_all();
+    }
+
+    /// Runs engine `id`'s search, `search`, reporting its end: its answer, or that it
+    /// had none if it panicked (the panic then goes on, ending the engine's thread).
+    pub(super) fn run_engine(&self, id: usize, search: impl FnOnce() -> SearchReport<M>) {
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(search)) {
+            Ok(report) => self.finish(id, report),
+            Err(panic) => {
+                self.lose(id);
+                std::panic::resume_unwind(panic);
+            }
+        }
+    }
+}
+
+/// The waiting thread's part of a search whose `engines` engines run on threads of
+/// their own and report to `shared`: calls `progress` with each deeper iteration
+/// (the engines' nodes summed), and returns when an engine completed the last
+/// iteration, when every engine's search is over, or at `deadline` (if any), without
+/// waiting for the engines then (it sets [`Shared::stop`]). The answer: the deepest
+/// iteration any engine completed; a lone engine's own report when its search is
+/// over (a move that beat the previous best in its unfinished iteration counts);
+/// past the deadline with no iteration complete, the first engine to stop gives its
+/// partial answer. Whether the answer was cut short is in `aborted`. `None` when every
+/// engine ended without an answer (they panicked).
+pub(super) fn wait<M: Clone>(
+    shared: &Shared<M>,
+    engines: usize,
+    deadline: Option<Instant>,
+    clock: &WallClock,
+    progress: &mut dyn FnMut(&SearchReport<M>),
+) -> Option<SearchReport<M>> {
+    let mut shown = 0;
+    let mut st = shared.lock();
+    loop {
+        if let Some(d) = st.deepest.as_ref().filter(|d| d.depth > shown) {
+            shown = d.depth;
+            let mut d = d.clone();
+            d.nodes = st.nodes.iter().sum();
+            drop(st);
+            progress(&d);
+            st = shared.lock();
+            continue;
+        }
+        if st.completed || st.finished == engines {
+            break;
+        }
+        match deadline {
+            Some(at) => {
+                let now = Instant::now();
+                if now >= at {
+                    break;
+                }
+                st = shared
+                    .changed
+                    .wait_timeout(st, at - now)
+                    .unwrap_or_else(|e| e.into_inner())
+                    .0;
+            }
+            None => st = shared.changed.wait(st).unwrap_or_else(|e| e.into_inner()),
+        }
+    }
+    shared.stop.store(true, Ordering::Relaxed);
+    if engines == 1 {
+        if let Some(own) = st.first_report.clone() {
+            // A lone engine that answered: its own report, as on the calling thread.
+            return Some(own);
+        }
+    }
+    // Past the limit with no iteration complete (a budget shorter than one ply):
+    // the first engine to stop gives its partial answer.
+    while st.deepest.is_none() && st.first_report.is_none() {
+        if st.finished == engines {
+            return None;
+        }
+        st = shared.changed.wait(st).unwrap_or_else(|e| e.into_inner());
+    }
+    let mut best = st
+        .deepest
+        .clone()
+        .or_else(|| st.first_report.clone())
+        .expect("an iteration or a finished engine");
+    best.nodes = st.nodes.iter().sum();
+    best.aborted = !st.completed;
+    best.elapsed_ms = ply_core::search::Clock::elapsed_ms(clock);
+    Some(best)
 }
 
 /// Searches `game` under `limits` with `threads` engines of configuration `config`
@@ -107,17 +215,7 @@ where
     if threads == 0 {
         return Err(ParallelError::NoThreads);
     }
-    let shared = Arc::new(Shared {
-        stop: AtomicBool::new(false),
-        state: Mutex::new(State {
-            deepest: None,
-            finished: 0,
-            completed: false,
-            nodes: vec![0; threads],
-            first_report: None,
-        }),
-        changed: Condvar::new(),
-    });
+    let shared = Arc::new(Shared::new(threads));
     // Once for all the engines: the entries of earlier searches are replaced first.
     table.new_search();
     // A node budget is the engines' total.
@@ -143,8 +241,9 @@ where
                         ..config
                     },
                 );
-                let report = engine.search_with_progress(&game, limits, |r| mine.record(id, r));
-                mine.finish(id, report);
+                mine.run_engine(id, || {
+                    engine.search_with_progress(&game, limits, |r| mine.record(id, r))
+                });
             });
         match spawned {
             Ok(handle) => engines.push(handle),
@@ -157,59 +256,16 @@ where
     let deadline = limits
         .time_ms
         .map(|ms| clock.started() + Duration::from_millis(ms));
-    let mut shown = 0;
-    let mut st = shared.lock();
-    loop {
-        if let Some(d) = st.deepest.as_ref().filter(|d| d.depth > shown) {
-            shown = d.depth;
-            let mut d = d.clone();
-            d.nodes = st.nodes.iter().sum();
-            drop(st);
-            progress(&d);
-            st = shared.lock();
-            continue;
-        }
-        if st.completed || st.finished == threads {
-            break;
-        }
-        match deadline {
-            Some(at) => {
-                let now = Instant::now();
-                if now >= at {
-                    break;
-                }
-                st = shared
-                    .changed
-                    .wait_timeout(st, at - now)
-                    .unwrap_or_else(|e| e.into_inner())
-                    .0;
-            }
-            None => st = shared.changed.wait(st).unwrap_or_else(|e| e.into_inner()),
-        }
-    }
-    shared.stop.store(true, Ordering::Relaxed);
-    // Past the limit with no iteration complete (a budget shorter than one ply):
-    // the first engine to stop gives its partial answer.
-    while st.deepest.is_none() && st.first_report.is_none() {
-        st = shared.changed.wait(st).unwrap_or_else(|e| e.into_inner());
-    }
-    let mut best = st
-        .deepest
-        .clone()
-        .or_else(|| st.first_report.clone())
-        .expect("an iteration or a finished engine");
-    let completed = st.completed;
-    drop(st);
+    let mut best =
+        wait(&shared, threads, deadline, &clock, progress).ok_or(ParallelError::NoAnswer)?;
     if deadline.is_none() {
         for h in engines {
             // An engine that panicked has already been reported by the panic hook;
             // its share of the work is simply missing.
             let _ = h.join();
         }
+        // Every engine's nodes, the last ones counted at its end.
+        best.nodes = shared.lock().nodes.iter().sum();
     }
-    let st = shared.lock();
-    best.nodes = st.nodes.iter().sum();
-    best.aborted = !completed;
-    best.elapsed_ms = ply_core::search::Clock::elapsed_ms(&clock);
     Ok(best)
 }

@@ -29,6 +29,7 @@ pub mod perft;
 pub mod perft_table;
 pub mod table;
 pub mod toplevel;
+pub mod watched;
 pub mod ybwc;
 
 use core::fmt;
@@ -353,6 +354,11 @@ impl Options {
 #[derive(Default)]
 pub struct Tables {
     local: Option<TranspositionTable<Box<[TtEntry]>>>,
+    /// Where the private table comes back from an engine that outlived its search
+    /// ([`watched`]); `local` is `None` meanwhile.
+    lent: Option<Arc<watched::Lent>>,
+    /// Bytes of the private table (kept while it is lent).
+    local_bytes: usize,
     shared: Option<Arc<SharedTable>>,
 }
 
@@ -365,9 +371,7 @@ impl Tables {
     /// Bytes of the tables allocated so far (0 until an engine-based strategy ran:
     /// `minimax` and `alphabeta` never allocate one).
     pub fn allocated_bytes(&self) -> usize {
-        self.local
-            .as_ref()
-            .map_or(0, |t| t.capacity() * std::mem::size_of::<TtEntry>())
+        self.local_bytes
             + self
                 .shared
                 .as_ref()
@@ -378,12 +382,18 @@ impl Tables {
         &mut self,
         options: &Options,
     ) -> Result<&mut TranspositionTable<Box<[TtEntry]>>, ParallelError> {
+        if let Some(lent) = self.lent.take() {
+            // An engine of the last search is still stopping: it stops at its next
+            // look at the clock, its time being up.
+            self.local = Some(lent.reclaim());
+        }
         if self.local.is_none() {
             let slots = options.table_slots.unwrap_or(
                 options.hash_mb.saturating_mul(1 << 20) / std::mem::size_of::<TtEntry>(),
             );
             let entries = crate::memory::zeroed_tt_entries(slots, "the transposition table")
                 .map_err(ParallelError::Memory)?;
+            self.local_bytes = entries.len() * std::mem::size_of::<TtEntry>();
             self.local = Some(TranspositionTable::keep(entries.into_boxed_slice()));
         }
         Ok(self.local.as_mut().expect("just made"))
@@ -488,6 +498,19 @@ where
                 _ => ybwc::search(game, depth, eval, parallel_depth),
             }))
         }
+        // Under a time limit the engine searches on a thread of its own, the calling
+        // thread answering at the limit if the engine is late ([`watched`]).
+        Algo::Engine if options.threads == 1 && limits.time_ms.is_some() => {
+            tables.local(options)?;
+            let table = tables.local.take().expect("just made");
+            let (answer, table) =
+                watched::search(game, limits, eval, config, table, clock, progress);
+            match table {
+                Ok(t) => tables.local = Some(t),
+                Err(lent) => tables.lent = Some(lent),
+            }
+            answer?
+        }
         Algo::Engine if options.threads == 1 => {
             let mut engine = Engine::with_table(tables.local(options)?, eval, clock, config);
             engine.search_with_progress(game, limits, |r| progress(r))
@@ -548,6 +571,9 @@ pub enum ParallelError {
     NeedsDepth(Algo),
     /// A table's memory could not be had (the message names the table and size).
     Memory(String),
+    /// Every engine of the search ended without an answer (a panic, which the panic
+    /// hook reported).
+    NoAnswer,
 }
 
 impl fmt::Display for ParallelError {
@@ -557,6 +583,9 @@ impl fmt::Display for ParallelError {
             ParallelError::Pool(e) => write!(f, "cannot start the thread pool: {e}"),
             ParallelError::Spawn(e) => write!(f, "cannot start a search thread: {e}"),
             ParallelError::Memory(m) => f.write_str(m),
+            ParallelError::NoAnswer => {
+                f.write_str("the search ended without an answer: its threads panicked")
+            }
             ParallelError::NeedsDepth(a) => {
                 write!(f, "--algo {a} searches a fixed depth: give --depth")
             }

@@ -314,3 +314,200 @@ fn abdada_puts_off_a_root_move_another_engine_is_searching_and_still_searches_it
     // every other one is, when busy.
     assert_eq!(put_off, children.len() - 1, "root moves put off");
 }
+
+/// The one-thread engine under a time limit searches on a thread of its own, the
+/// calling thread waiting (`host/src/parallel/watched.rs`): when the limit is not
+/// reached, the answer is exactly the engine's answer on the calling thread — value,
+/// move, depth, nodes and principal variation — and the table is kept for the next
+/// search as before.
+#[test]
+fn a_one_thread_engine_under_a_time_limit_answers_as_on_the_calling_thread() {
+    use ply_core::search::Limits;
+    use ply_host::clock::WallClock;
+    let eval = RandomEval { seed: 5 };
+    let options = Options {
+        hash_mb: 1,
+        ..Options::threads(1)
+    };
+    let run = |g: &Draughts, limits: Limits, tables: &mut parallel::Tables| {
+        parallel::run(
+            Algo::Engine,
+            g,
+            limits,
+            &eval,
+            &options,
+            tables,
+            WallClock::start(),
+            &mut |_| {},
+        )
+        .unwrap()
+    };
+    let start = Draughts::start(Default::default());
+    let next = start.play(start.legal_moves()[0]).unwrap();
+    let (mut direct, mut watched) = (parallel::Tables::new(), parallel::Tables::new());
+    for g in [start, next] {
+        let a = run(&g, Limits::depth(6), &mut direct);
+        let b = run(
+            &g,
+            Limits {
+                time_ms: Some(3_600_000),
+                ..Limits::depth(6)
+            },
+            &mut watched,
+        );
+        assert_eq!(
+            (a.value, a.best_move, a.depth, a.nodes, &a.pv, a.aborted),
+            (b.value, b.best_move, b.depth, b.nodes, &b.pv, b.aborted)
+        );
+    }
+    assert_eq!(watched.allocated_bytes(), 1 << 20);
+}
+
+/// An evaluation that stops its thread once it has been called `after` times, until
+/// the test lets it go: an engine the operating system has put aside.
+#[derive(Clone, Copy)]
+struct Stalls {
+    after: u64,
+}
+
+static STALL_CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+static STALLED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+static STALL_GATE: (std::sync::Mutex<bool>, std::sync::Condvar) =
+    (std::sync::Mutex::new(false), std::sync::Condvar::new());
+
+fn let_stalled_go() {
+    *STALL_GATE.0.lock().unwrap() = true;
+    STALL_GATE.1.notify_all();
+}
+
+impl<G: Game> Evaluator<G> for Stalls {
+    fn evaluate(&self, game: &G, me: ply_core::Player) -> ply_core::search::Score {
+        use std::sync::atomic::Ordering;
+        if STALL_CALLS.fetch_add(1, Ordering::SeqCst) == self.after {
+            STALLED.store(true, Ordering::SeqCst);
+            let mut go = STALL_GATE.0.lock().unwrap();
+            while !*go {
+                go = STALL_GATE.1.wait(go).unwrap();
+            }
+        }
+        RandomEval { seed: 2 }.evaluate(game, me)
+    }
+}
+
+/// A one-thread engine that does not answer by its time limit (stalled inside its
+/// second iteration) does not hold the answer up: the calling thread answers with the
+/// iteration it completed, while the engine is still stalled; once the engine goes
+/// on, it stops, and the next search takes its table back.
+#[test]
+fn a_stalled_one_thread_engine_does_not_hold_up_the_answer() {
+    use ply_core::search::Limits;
+    use ply_host::clock::WallClock;
+    use std::sync::atomic::Ordering;
+    let g = TicTacToe::new();
+    let options = Options {
+        hash_mb: 1,
+        ..Options::threads(1)
+    };
+    let mut tables = parallel::Tables::new();
+    // Should the answer wait for the engine (the mechanism broken), the engine is let
+    // go after a minute and the assertions below fail instead of the test hanging.
+    std::thread::spawn(|| {
+        std::thread::sleep(std::time::Duration::from_secs(60));
+        let_stalled_go();
+    });
+    // The first iteration evaluates the 9 replies; the stall comes in the second.
+    let stalls = Stalls { after: 20 };
+    let r = parallel::run(
+        Algo::Engine,
+        &g,
+        Limits::time_ms(50),
+        &stalls,
+        &options,
+        &mut tables,
+        WallClock::start(),
+        &mut |_| {},
+    )
+    .unwrap();
+    let stalled_at_the_answer = STALLED.load(Ordering::SeqCst) && !*STALL_GATE.0.lock().unwrap();
+    let_stalled_go();
+    assert!(
+        stalled_at_the_answer,
+        "the answer waited for the stalled engine"
+    );
+    assert_eq!((r.depth, r.aborted), (1, true));
+    assert!(r.best_move.is_some());
+    // The next search takes the table back from the engine (which stops, its time
+    // being up) and searches as usual.
+    let again = parallel::run(
+        Algo::Engine,
+        &g,
+        Limits::depth(4),
+        &RandomEval { seed: 2 },
+        &options,
+        &mut tables,
+        WallClock::start(),
+        &mut |_| {},
+    )
+    .unwrap();
+    assert_eq!((again.depth, again.aborted), (4, false));
+    assert!(again.best_move.is_some());
+    assert_eq!(tables.allocated_bytes(), 1 << 20);
+}
+
+/// An evaluation that panics.
+#[derive(Clone, Copy)]
+struct Panics;
+
+impl<G: Game> Evaluator<G> for Panics {
+    fn evaluate(&self, _: &G, _: ply_core::Player) -> ply_core::search::Score {
+        panic!("an evaluation that panics (the test expects it)");
+    }
+}
+
+/// A search whose engines all panic on their own threads (one under a time limit,
+/// or several) ends with an error, not a wait without end; the one-thread engine's
+/// table comes back for the next search.
+#[test]
+fn a_search_whose_engines_panic_is_an_error() {
+    use ply_core::search::Limits;
+    use ply_host::clock::WallClock;
+    let g = TicTacToe::new();
+    let mut tables = parallel::Tables::new();
+    for threads in [1, 2] {
+        let options = Options {
+            hash_mb: 1,
+            ..Options::threads(threads)
+        };
+        let r = parallel::run(
+            Algo::Engine,
+            &g,
+            Limits::time_ms(3_600_000),
+            &Panics,
+            &options,
+            &mut tables,
+            WallClock::start(),
+            &mut |_| {},
+        );
+        assert!(
+            matches!(r, Err(ParallelError::NoAnswer)),
+            "{threads} threads: {:?}",
+            r.map(|r| r.best_move)
+        );
+    }
+    let again = parallel::run(
+        Algo::Engine,
+        &g,
+        Limits::depth(3),
+        &RandomEval { seed: 1 },
+        &Options {
+            hash_mb: 1,
+            ..Options::threads(1)
+        },
+        &mut tables,
+        WallClock::start(),
+        &mut |_| {},
+    )
+    .unwrap();
+    assert_eq!(again.depth, 3);
+    assert_eq!(tables.allocated_bytes(), 2 << 20);
+}
