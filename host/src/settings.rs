@@ -396,8 +396,13 @@ mod tests {
 
     #[test]
     fn good_values_parse() {
+        // A directory of this test's own: a fixed path such as /tmp/t may be anything
+        // on the machine that runs the tests (it was a program once).
+        let dir = std::env::temp_dir().join(format!("ply-settings-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let text = dir.to_str().expect("a temporary path in UTF-8").to_string();
         let e = env(&[
-            ("PLY_TABLES_DIR", "/tmp/t"),
+            ("PLY_TABLES_DIR", text.as_str()),
             ("PLY_KALAH_TABLE_SEEDS", "0"),
             ("PLY_HASH_MB", "8"),
             ("PLY_THREADS", "+1"),
@@ -407,9 +412,10 @@ mod tests {
             ("PLY_KALAH_SPLIT_PLIES", "4"),
         ])
         .unwrap();
-        assert_eq!(e.tables_dir, Some(PathBuf::from("/tmp/t")));
+        assert_eq!(e.tables_dir, Some(dir.clone()));
         assert_eq!(e.table_seeds, Some(0));
         assert!(env(&[("PLY_KALAH_MOVE_NODES", "18446744073709551615")]).is_ok());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
