@@ -182,6 +182,30 @@ pub fn write(path: &Path, records: &[Record]) -> Result<(), String> {
     })
 }
 
+/// Test records: `games` games of one position each, cycling through positions where
+/// White is a man up (a White win), a man down (a loss) or level (a draw), with either
+/// side to move: what the fits' tests learn from.
+#[cfg(test)]
+pub fn man_up_records(games: u32) -> Vec<Record> {
+    let fens = [
+        ("B:W21-32:B1-11", 2),
+        ("W:W21-32:B1-11", 2),
+        ("B:W22-32:B1-12", 0),
+        ("W:W22-32:B1-12", 0),
+        ("B:W21-32:B1-12", 1),
+        ("W:W20,22-32:B1-12", 1),
+    ];
+    (0..games)
+        .map(|game| {
+            let (fen, result) = fens[game as usize % fens.len()];
+            let g = <Draughts as ply_core::Game>::parse_position(Rules::english(), fen).unwrap();
+            let mut r = Record::of(&g, game, 10);
+            r.result = result;
+            r
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

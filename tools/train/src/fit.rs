@@ -195,23 +195,7 @@ mod tests {
 
     /// Positions where White is a man up win, a man down lose, level draw.
     fn records() -> Vec<Record> {
-        let fens = [
-            ("B:W21-32:B1-11", 2),
-            ("W:W21-32:B1-11", 2),
-            ("B:W22-32:B1-12", 0),
-            ("W:W22-32:B1-12", 0),
-            ("B:W21-32:B1-12", 1),
-            ("W:W20,22-32:B1-12", 1),
-        ];
-        let mut out = Vec::new();
-        for game in 0..60u32 {
-            let (fen, result) = fens[game as usize % fens.len()];
-            let g = Draughts::parse_position(Rules::english(), fen).unwrap();
-            let mut r = Record::of(&g, game, 10);
-            r.result = result;
-            out.push(r);
-        }
-        out
+        crate::data::man_up_records(60)
     }
 
     #[test]

@@ -74,7 +74,15 @@ impl SolverEntry {
     /// (bounds the wrong way round, an empty entry).
     pub fn from_words(words: [u64; 3]) -> Option<Self> {
         let [own, opp, f] = words;
-        let e = SolverEntry {
+        let e = Self::unpacked(own, opp, f);
+        (e.generation != 0 && e.lo <= e.hi).then_some(e)
+    }
+
+    /// The entry of the position `own`, `opp` whose other fields are packed in `f`
+    /// as [`SolverEntry::to_words`]' third word packs them (unchecked).
+    #[inline(always)]
+    fn unpacked(own: u64, opp: u64, f: u64) -> Self {
+        SolverEntry {
             own,
             opp,
             lo: f as u16 as i16,
@@ -83,8 +91,7 @@ impl SolverEntry {
             depth: (f >> 40) as u8,
             work: (f >> 48) as u8,
             generation: (f >> 56) as u8,
-        };
-        (e.generation != 0 && e.lo <= e.hi).then_some(e)
+        }
     }
 }
 
@@ -406,16 +413,7 @@ impl SharedSolverTable<'_> {
         }
         let own = w[0].load(Ordering::Relaxed) ^ mix64(d ^ SHARED_OWN_KEY);
         let opp = w[1].load(Ordering::Relaxed) ^ mix64(d ^ SHARED_OPP_KEY);
-        SolverEntry {
-            own,
-            opp,
-            lo: d as u16 as i16,
-            hi: (d >> 16) as u16 as i16,
-            mv: (d >> 32) as u8,
-            depth: (d >> 40) as u8,
-            work: (d >> 48) as u8,
-            generation: (d >> 56) as u8,
-        }
+        SolverEntry::unpacked(own, opp, d)
     }
 
     #[inline(always)]
